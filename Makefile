@@ -1,0 +1,41 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test bench lint format worker install
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+# A development server: DEBUG on, SQLite unless DATABASE_URL, no Redis needed.
+run: install
+	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
+	DEBUG=$${DEBUG:-1} $(PY) manage.py seed_demo
+	@echo "Serving on http://$(HOST):$(PORT)/"
+	DEBUG=$${DEBUG:-1} $(VENV)/bin/uvicorn config.asgi:application --host $(HOST) --port $(PORT)
+
+test: install
+	SECRET_KEY=$${SECRET_KEY:-insecure-test-only-key} $(PY) -m pytest
+
+bench: install
+	SECRET_KEY=$${SECRET_KEY:-insecure-bench-only-key} $(PY) -m benchmarks
+
+# A Celery worker for real use: needs REDIS_URL (see README).
+worker: install
+	$(VENV)/bin/celery -A config worker -l info
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .

@@ -1,0 +1,17 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("admin/", admin.site.urls),
+    path("", include("coach.urls")),
+    path("", include("debates.urls")),
+]
+
+admin.site.site_header = "Argue — instructors"
+admin.site.site_title = "Argue admin"
+admin.site.index_title = "Students' work, debates and costs"

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class DebatesConfig(AppConfig):
+    name = "debates"
+    verbose_name = "Debates"

@@ -1,0 +1,61 @@
+"""settings.py is driven by the environment; check it in fresh interpreters."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PROBE = (
+    "import django, json; django.setup(); from django.conf import settings as s; "
+    "print(json.dumps({'debug': s.DEBUG, 'engine': s.DATABASES['default']['ENGINE'], "
+    "'hosts': s.ALLOWED_HOSTS, 'broker': s.CELERY_BROKER_URL, 'eager': s.CELERY_TASK_ALWAYS_EAGER, "
+    "'key': s.SECRET_KEY}))"
+)
+VARIABLES = ("DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS")
+
+
+def _settings_with(**env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in VARIABLES}
+    clean.update(env, DJANGO_SETTINGS_MODULE="config.settings")
+    return subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=ROOT, env=clean, capture_output=True, text=True
+    )
+
+
+def test_it_refuses_to_start_without_a_secret_key_when_debug_is_off() -> None:
+    result = _settings_with()
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_it_uses_a_development_key_only_in_debug() -> None:
+    result = _settings_with(DEBUG="1")
+    values = json.loads(result.stdout)
+    assert values["debug"] is True
+    assert values["key"].startswith("django-insecure")
+
+
+def test_it_defaults_to_sqlite_and_no_broker() -> None:
+    values = json.loads(_settings_with(SECRET_KEY="k").stdout)
+    assert values["debug"] is False
+    assert values["engine"] == "django.db.backends.sqlite3"
+    assert values["broker"] == "memory://"
+    assert values["eager"] is True
+    assert values["hosts"] == []
+
+
+def test_it_reads_postgres_redis_and_hosts_from_the_environment() -> None:
+    values = json.loads(
+        _settings_with(
+            SECRET_KEY="k",
+            DATABASE_URL="postgres://u:p@db.example:5432/argue",
+            REDIS_URL="redis://cache.example:6379/1",
+            ALLOWED_HOSTS="argue.example, www.argue.example",
+        ).stdout
+    )
+    assert values["engine"] == "django.db.backends.postgresql"
+    assert values["broker"] == "redis://cache.example:6379/1"
+    assert values["eager"] is False
+    assert values["hosts"] == ["argue.example", "www.argue.example"]
