@@ -166,12 +166,20 @@ def verdict_violations(
 def qualifier_range_violations(
     *, degree: QualifierForce | str, confidence_pct: int
 ) -> list[RuleViolation]:
-    """The `Qualifier` schema's degree-vs-confidence check, on raw values."""
+    """The `Qualifier` schema's degree-vs-confidence check, on raw values.
+
+    The message is the schema's own wording, so a model hears the same correction
+    whichever way the problem was found.
+    """
     degree = _enum(QualifierForce, degree)
     if degree is None or not _is_int(confidence_pct):
         return []
     error = qualifier_range_error(degree=degree, confidence_pct=confidence_pct)
-    return [_violation(RuleCode.QUALIFIER_CONFIDENCE_OUT_OF_RANGE, error)] if error else []
+    return (
+        [RuleViolation(rule=RuleCode.QUALIFIER_CONFIDENCE_OUT_OF_RANGE, message=error)]
+        if error
+        else []
+    )
 
 
 def reasoning_contradiction_violations(
@@ -182,7 +190,11 @@ def reasoning_contradiction_violations(
     if status is None or not isinstance(reasoning, str):
         return []
     error = verdict_contradiction_error(status=status, reasoning=reasoning)
-    return [_violation(RuleCode.VERDICT_REASONING_CONTRADICTS_STATUS, error)] if error else []
+    return (
+        [RuleViolation(rule=RuleCode.VERDICT_REASONING_CONTRADICTS_STATUS, message=error)]
+        if error
+        else []
+    )
 
 
 DEFAULT_ERROR = "The output does not match the required schema"
@@ -208,10 +220,6 @@ def error_response(exc: ValidationError, *, error: str = DEFAULT_ERROR) -> dict[
         if path and path not in missing:
             missing.append(path)
     return {"error": f"{error}: " + "; ".join(problems), "missing": missing}
-
-
-def _violation(rule: RuleCode, message: str) -> RuleViolation:
-    return RuleViolation(rule=rule, message=message[0].upper() + message[1:] + ".")
 
 
 def _enum(kind: type[_E], value: object) -> _E | None:
