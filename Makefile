@@ -20,7 +20,7 @@ run: install
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py seed_demo
 	@echo "Serving on http://$(HOST):$(PORT)/"
-	DEBUG=$${DEBUG:-1} $(VENV)/bin/uvicorn config.asgi:application --host $(HOST) --port $(PORT)
+	DEBUG=$${DEBUG:-1} $(VENV)/bin/uvicorn config.asgi:application --lifespan off --host $(HOST) --port $(PORT)
 
 test: install
 	SECRET_KEY=$${SECRET_KEY:-insecure-test-only-key} $(PY) -m pytest
