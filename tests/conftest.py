@@ -2,7 +2,7 @@ import pytest
 
 from tests.services import require_redis_url
 
-pytest_plugins = ["tests.browser"]
+pytest_plugins = ["tests.browser", "tests.fakes.fixtures"]
 
 
 @pytest.fixture

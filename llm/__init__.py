@@ -1,0 +1,101 @@
+"""llm: the only package that imports `anthropic`.
+
+Framework-free (no Django): callers pass settings values explicitly —
+``settings.LLM_TIMEOUT_SECONDS``, ``settings.LLM_MAX_RETRIES``,
+``settings.LLM_PRICES``, the model names.
+
+Public API
+----------
+``LLMError(code, detail, *, usage, cost_usd, raw_text, status_code)``
+    ``.code`` is one of ``"unavailable"`` (no ANTHROPIC_API_KEY),
+    ``"call_failed"`` (HTTP/API error after the SDK's bounded retries, timeout,
+    connection error), ``"stream_failed"`` (stream broke off: no stop_reason,
+    ``event: error``, connection cut), ``"validation_failed"`` (not JSON, fails
+    the model, no text, refusal), ``"truncated"`` (stop_reason max_tokens).
+    ``.usage``/``.cost_usd`` say what was billed before the failure, if known.
+``Usage``
+    frozen: input_tokens, output_tokens, cache_creation_input_tokens,
+    cache_read_input_tokens; ``+`` sums two.
+``StructuredReply[M]``
+    frozen: parsed, raw_text, usage, model, stop_reason, latency_ms,
+    cost_usd (Decimal), request_hash, first_text_ms (streams), request_id.
+``api_key_configured() -> bool``
+``make_async_client(*, timeout, max_retries)`` / ``make_client(...)``
+    SDK clients; the SDK reads ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL.
+    Raise LLMError("unavailable") without a key.
+``request_hash(*, model, system, messages, output_model, max_tokens) -> str``
+    sha256 of a canonical JSON of the request incl. the output schema.
+``cost_usd(*, model, usage, prices) -> Decimal`` and ``DEFAULT_PRICES``
+    prices are USD per million tokens: {"model": {"input", "output",
+    "cache_write", "cache_read"}}. Lookup: exact model, else longest key the
+    model starts with, else "default", else $0 with a logged warning.
+    Missing cache prices derive from input (x1.25 write, x0.1 read).
+``await acall_structured(*, client, model, system, messages, output_model,
+max_tokens, prices, cache_system=True) -> StructuredReply``
+    and its sync twin ``call_structured`` (same arguments, sync client).
+``astream_structured(*, ...same..., text_field="assistantText")``
+    async generator: ``TextDelta(text, added)`` whenever the top-level string
+    field grows, then one ``StreamDone(reply)``.
+``partial_json_string_field(partial_json, field) -> str | None``
+    decode a top-level string field from a cut-off JSON object.
+
+The system prompt goes out as one text block with
+``cache_control={"type": "ephemeral"}`` when ``cache_system``; the output
+model's schema goes out as ``output_config.format`` (structured output). The
+reply is validated here, not in the SDK, so failures keep usage and raw text
+(see llm/request.py for why).
+
+Coach (streaming)::
+
+    client = make_async_client(timeout=settings.LLM_TIMEOUT_SECONDS,
+                               max_retries=settings.LLM_MAX_RETRIES)
+    async for item in astream_structured(
+        client=client, model=settings.COACH_MODEL, system=prompt,
+        messages=[{"role": "user", "content": text}], output_model=CoachReply,
+        max_tokens=2000, prices=settings.LLM_PRICES,
+    ):
+        if isinstance(item, TextDelta):
+            yield ndjson({"assistantText": item.text})
+        else:
+            result = item.reply.parsed          # StreamDone
+
+Debates (concurrent)::
+
+    replies = await asyncio.gather(
+        *(acall_structured(client=client, model=m, system=persona.prompt,
+                           messages=msgs, output_model=PersonaTurn,
+                           max_tokens=1500, prices=settings.LLM_PRICES)
+          for persona in personas),
+        return_exceptions=True,   # LLMError instances carry .usage/.cost_usd
+    )
+"""
+
+from llm.client import api_key_configured, make_async_client, make_client
+from llm.errors import ErrorCode, LLMError
+from llm.hashing import request_hash
+from llm.partial_json import partial_json_string_field
+from llm.pricing import DEFAULT_PRICES, PriceTable, cost_usd
+from llm.reply import StructuredReply
+from llm.streaming import StreamDone, TextDelta, astream_structured
+from llm.structured import acall_structured, call_structured
+from llm.usage import Usage
+
+__all__ = [
+    "DEFAULT_PRICES",
+    "ErrorCode",
+    "LLMError",
+    "PriceTable",
+    "StreamDone",
+    "StructuredReply",
+    "TextDelta",
+    "Usage",
+    "acall_structured",
+    "api_key_configured",
+    "astream_structured",
+    "call_structured",
+    "cost_usd",
+    "make_async_client",
+    "make_client",
+    "partial_json_string_field",
+    "request_hash",
+]

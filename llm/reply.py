@@ -1,0 +1,105 @@
+"""A finished reply: the validated object plus what it cost and how long it took."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from llm.errors import LLMError
+from llm.pricing import PriceTable, cost_usd
+from llm.usage import Usage
+
+__all__ = ["StructuredReply", "finish_reply"]
+
+M = TypeVar("M", bound=BaseModel)
+
+# Stop reasons meaning "the model ran out of room", so the JSON is cut short.
+_TRUNCATING = frozenset({"max_tokens", "model_context_window_exceeded"})
+
+
+@dataclass(frozen=True, slots=True)
+class StructuredReply(Generic[M]):
+    """A validated structured reply.
+
+    ``model`` is the model the API says answered; ``latency_ms`` runs from the
+    call to the last byte, SDK retries included; ``first_text_ms`` (streams
+    only) is when the first visible text was yielded. ``request_id`` is the
+    API's id, worth logging for support.
+    """
+
+    parsed: M
+    raw_text: str
+    usage: Usage
+    model: str
+    stop_reason: str | None
+    latency_ms: float
+    cost_usd: Decimal
+    request_hash: str
+    first_text_ms: float | None = None
+    request_id: str | None = None
+
+
+def _text_of(message: Any) -> str | None:
+    texts = [block.text for block in message.content if getattr(block, "type", None) == "text"]
+    return "".join(texts) if texts else None
+
+
+def _validation_summary(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first.get("loc", ())) or "(root)"
+    return f"{error.error_count()} error(s); first at {where}: {first.get('msg', '')}"[:500]
+
+
+def finish_reply(
+    *,
+    message: Any,
+    output_model: type[M],
+    model: str,
+    prices: PriceTable,
+    hash_: str,
+    latency_ms: float,
+    streamed: bool,
+    first_text_ms: float | None = None,
+    request_id: str | None = None,
+) -> StructuredReply[M]:
+    """Turn a final SDK ``Message`` into a reply, or raise a classified LLMError.
+
+    Order matters: a stream without stop_reason broke off; a max_tokens stop
+    explains bad JSON better than the JSON error would; only then validate.
+    Costs are priced by the requested ``model`` name, the key of the price table.
+    """
+    usage = Usage.from_sdk(message.usage)
+    cost = cost_usd(model=model, usage=usage, prices=prices)
+    text = _text_of(message)
+    stop_reason = message.stop_reason
+
+    def failure(code: Any, detail: str) -> LLMError:
+        return LLMError(code, detail, usage=usage, cost_usd=cost, raw_text=text)
+
+    if stop_reason is None and streamed:
+        raise failure("stream_failed", "stream ended without a stop_reason (connection cut?)")
+    if stop_reason in _TRUNCATING:
+        raise failure("truncated", f"stop_reason={stop_reason} after {usage.output_tokens} tokens")
+    if stop_reason == "refusal":
+        raise failure("validation_failed", "the model refused (stop_reason=refusal)")
+    if text is None:
+        raise failure("validation_failed", "the reply has no text block")
+    try:
+        parsed = output_model.model_validate_json(text)
+    except ValidationError as error:
+        raise failure("validation_failed", _validation_summary(error)) from error
+    return StructuredReply(
+        parsed=parsed,
+        raw_text=text,
+        usage=usage,
+        model=message.model,
+        stop_reason=stop_reason,
+        latency_ms=latency_ms,
+        cost_usd=cost,
+        request_hash=hash_,
+        first_text_ms=first_text_ms,
+        request_id=request_id,
+    )
