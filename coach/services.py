@@ -1,0 +1,122 @@
+"""What the coach does, one function per action; views only parse and shape.
+
+- `create_argument` starts a draft at the claim step.
+- `accept_proposal` / `reject_proposal` answer the coach's pending proposal.
+- `save_typed_field` stores text the student typed, with its provenance.
+- `draft_json` (re-exported from `coach.draft`) is the draft as the API shows it.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from coach.draft import coach_kind, draft_json
+from coach.models import Argument, Language, Provenance
+from coach.steps import field_for, is_step, next_step
+
+__all__ = [
+    "ProposalError",
+    "accept_proposal",
+    "coach_kind",
+    "create_argument",
+    "draft_json",
+    "reject_proposal",
+    "save_typed_field",
+]
+
+
+class ProposalError(ValueError):
+    """The request cannot apply to this draft (no pending proposal, bad field, ...).
+
+    `code` is stable for the API's JSON error; the message is for people.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def create_argument(*, owner, title: str, language: str = Language.ENGLISH) -> Argument:
+    """A new, empty draft owned by `owner`, at the claim step."""
+    title = title.strip()
+    if not title:
+        raise ValueError("an argument needs a title")
+    if language not in Language.values:
+        raise ValueError(f"unknown language {language!r}")
+    return Argument.objects.create(owner=owner, title=title, language=language)
+
+
+def accept_proposal(*, argument: Argument, value: str | None = None) -> tuple[Argument, bool]:
+    """Save the pending proposal (or the student's edit of it) and move on.
+
+    Returns the updated argument and whether it advanced to a next step
+    (False when accepting the rebuttal completed the argument instead).
+    Provenance is "accepted" when the coach's text is kept as proposed,
+    "edited" when the student changed it before accepting.
+    """
+    with transaction.atomic():
+        argument = Argument.objects.select_for_update().get(pk=argument.pk)
+        proposal = argument.pending_proposal
+        if not proposal:
+            raise ProposalError("no_pending_proposal", "there is no proposal to accept")
+        if argument.is_complete:
+            raise ProposalError("argument_complete", "the argument is already complete")
+        step = argument.current_step
+        text = (value if value is not None else proposal.get("value", "")).strip()
+        if not text:
+            raise ProposalError("empty_value", "an accepted value cannot be empty")
+        field = field_for(step)
+        setattr(argument, field, text)
+        proposed = (proposal.get("value") or "").strip()
+        provenance = Provenance.ACCEPTED if text == proposed else Provenance.EDITED
+        argument.provenance = {**argument.provenance, field: provenance.value}
+        argument.pending_proposal = None
+        following = next_step(step)
+        if following is None:
+            argument.completed_at = timezone.now()
+        else:
+            argument.current_step = following
+        argument.save()
+    return argument, following is not None
+
+
+def reject_proposal(*, argument: Argument) -> Argument:
+    """Drop the pending proposal; the draft itself is unchanged."""
+    with transaction.atomic():
+        argument = Argument.objects.select_for_update().get(pk=argument.pk)
+        if not argument.pending_proposal:
+            raise ProposalError("no_pending_proposal", "there is no proposal to reject")
+        argument.pending_proposal = None
+        argument.save(update_fields=["pending_proposal", "updated_at"])
+    return argument
+
+
+def save_typed_field(*, argument: Argument, step: str, value: str) -> Argument:
+    """Store text the student typed into a step's field.
+
+    Any step may be edited, not only the current one: students revise earlier
+    parts as the argument grows. Provenance becomes "typed", or "edited" when
+    the field held an accepted proposal (an edit keeps that history visible).
+    Clearing a field forgets its provenance. The step does not advance: only
+    accepting a proposal does, so the coach still reviews what was typed.
+    """
+    if not is_step(step):
+        raise ProposalError("unknown_step", f"unknown step {step!r}")
+    field = field_for(step)
+    text = value.strip()
+    with transaction.atomic():
+        argument = Argument.objects.select_for_update().get(pk=argument.pk)
+        if text == getattr(argument, field):
+            return argument
+        provenance = dict(argument.provenance)
+        if not text:
+            provenance.pop(field, None)
+        elif provenance.get(field) in (Provenance.ACCEPTED, Provenance.EDITED):
+            provenance[field] = Provenance.EDITED.value
+        else:
+            provenance[field] = Provenance.TYPED.value
+        setattr(argument, field, text)
+        argument.provenance = provenance
+        argument.save()
+    return argument
