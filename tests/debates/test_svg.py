@@ -1,0 +1,116 @@
+"""The argument graph as SVG: labels as colours, attack types as strokes, text escaped."""
+
+import xml.etree.ElementTree as ET
+
+from debates.svg import ATTACK_STYLES, LABEL_STYLES, GraphEdge, GraphNode, render_graph_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def sample_graph() -> tuple[list[GraphNode], list[GraphEdge]]:
+    nodes = [
+        GraphNode(id="A1", label="IN", speaker="Economist", round=0, claim="Taxes fund schools"),
+        GraphNode(id="A2", label="OUT", speaker="Ethicist", round=0, claim="Taxes are theft"),
+        GraphNode(id="A3", label="UNDEC", speaker="Ethicist", round=1, claim="Schools waste"),
+        GraphNode(id="A4", label="UNDEC", speaker="Economist", round=1, claim="Audits show little"),
+    ]
+    edges = [
+        GraphEdge(source="A1", target="A2", kind="rebut"),
+        GraphEdge(source="A3", target="A1", kind="undermine"),
+        GraphEdge(source="A4", target="A3", kind="undercut"),
+        GraphEdge(source="A3", target="A4", kind="rebut", counted=False),
+    ]
+    return nodes, edges
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def node_groups(root: ET.Element) -> dict[str, ET.Element]:
+    return {
+        g.get("data-id"): g
+        for g in root.iter(f"{SVG}g")
+        if (g.get("class") or "").startswith("node ")
+    }
+
+
+def test_it_colours_each_node_by_its_label() -> None:
+    nodes, edges = sample_graph()
+    groups = node_groups(parse(render_graph_svg(nodes=nodes, edges=edges)))
+    assert set(groups) == {"A1", "A2", "A3", "A4"}
+    for node in nodes:
+        rect = groups[node.id].find(f"{SVG}rect")
+        fill, stroke, _ = LABEL_STYLES[node.label]
+        assert (rect.get("fill"), rect.get("stroke")) == (fill, stroke)
+        assert node.label in "".join(groups[node.id].itertext())
+
+
+def test_it_styles_each_edge_by_its_attack_type() -> None:
+    nodes, edges = sample_graph()
+    paths = [
+        p
+        for p in parse(render_graph_svg(nodes=nodes, edges=edges)).iter(f"{SVG}path")
+        if (p.get("class") or "").startswith("edge ")
+    ]
+    assert len(paths) == len(edges)
+    for path in paths:
+        kind = path.get("class").split()[1]
+        colour, dash = ATTACK_STYLES[kind]
+        assert path.get("stroke") == colour
+        assert path.get("stroke-dasharray") == (dash or None)
+    dashes = {ATTACK_STYLES[k][1] for k in ("rebut", "undermine", "undercut")}
+    assert len(dashes) == 3, "the three types must differ without relying on colour"
+
+
+def test_it_draws_uncounted_attacks_faint() -> None:
+    nodes, edges = sample_graph()
+    root = parse(render_graph_svg(nodes=nodes, edges=edges))
+    states = {
+        p.get("class").split()[2]: p.get("opacity")
+        for p in root.iter(f"{SVG}path")
+        if (p.get("class") or "").startswith("edge ")
+    }
+    assert states == {"counted": None, "uncounted": "0.3"}
+
+
+def test_it_escapes_model_text() -> None:
+    hostile = GraphNode(
+        id='A"1',
+        label="IN",
+        speaker="<b>Bob</b>",
+        round=0,
+        claim="<script>alert(1)</script> & more",
+    )
+    svg = render_graph_svg(nodes=[hostile], edges=[], title="<i>t</i>")
+    assert "<script>" not in svg and "<b>" not in svg and "<i>" not in svg
+    root = parse(svg)
+    text = "".join(root.itertext())
+    assert "<script>alert(1)</script> & more" in text
+    assert "<b>Bob</b>" in text
+    assert root.find(f"{SVG}title").text == "<i>t</i>"
+    assert list(node_groups(root)) == ['A"1']
+
+
+def test_it_lays_out_the_same_graph_the_same_way_whatever_the_input_order() -> None:
+    nodes, edges = sample_graph()
+    first = render_graph_svg(nodes=nodes, edges=edges)
+    again = render_graph_svg(nodes=list(reversed(nodes)), edges=list(reversed(edges)))
+    assert first == again
+
+
+def test_it_puts_rounds_in_columns_left_to_right() -> None:
+    nodes, edges = sample_graph()
+    groups = node_groups(parse(render_graph_svg(nodes=nodes, edges=edges)))
+    x = {node_id: float(g.find(f"{SVG}rect").get("x")) for node_id, g in groups.items()}
+    assert x["A1"] == x["A2"] < x["A3"] == x["A4"]
+    y = {node_id: float(g.find(f"{SVG}rect").get("y")) for node_id, g in groups.items()}
+    assert y["A1"] != y["A2"] and y["A3"] != y["A4"]
+
+
+def test_it_skips_edges_to_unknown_nodes_and_draws_an_empty_graph() -> None:
+    node = GraphNode(id="A1", label="IN", speaker="S", round=0, claim="c")
+    root = parse(render_graph_svg(nodes=[node], edges=[GraphEdge("A1", "Z9", "rebut")]))
+    assert not [p for p in root.iter(f"{SVG}path") if (p.get("class") or "").startswith("edge")]
+    empty = parse(render_graph_svg(nodes=[], edges=[]))
+    assert "0 arguments" in empty.find(f"{SVG}desc").text
