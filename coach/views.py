@@ -1,0 +1,108 @@
+"""The coach's pages: sign up, my arguments, a new argument, the coaching page.
+
+Views stay thin: they find the student's own argument (404 for anyone else's),
+call one service function and render. Everything the page does after loading
+goes through the JSON API in `coach.api`, driven by static/js/coach.js.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from coach.forms import ArgumentForm, SignUpForm
+from coach.models import Argument
+from coach.services import create_argument, draft_json
+
+__all__ = ["argument_detail", "argument_list", "argument_new", "signup"]
+
+
+def _get_argument_for_user(request: HttpRequest, argument_id: int) -> Argument:
+    # Another student's argument is indistinguishable from a missing one.
+    return get_object_or_404(Argument.objects.for_user(request.user), pk=argument_id)
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("coach:argument_list")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect("coach:argument_list")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+@require_GET
+def argument_list(request: HttpRequest) -> HttpResponse:
+    arguments = Argument.objects.for_user(request.user)
+    return render(request, "coach/argument_list.html", {"arguments": arguments})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def argument_new(request: HttpRequest) -> HttpResponse:
+    form = ArgumentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        argument = create_argument(owner=request.user, **form.cleaned_data)
+        return redirect("coach:argument_detail", argument_id=argument.pk)
+    return render(request, "coach/argument_new.html", {"form": form})
+
+
+def _page_context(argument: Argument) -> dict[str, Any]:
+    draft = draft_json(argument=argument)
+    steps = draft["steps"]
+    proposal = draft["pending_proposal"]
+    if proposal:
+        labels = {step["id"]: step["label"] for step in steps}
+        proposal = {**proposal, "label": labels.get(proposal.get("field"), proposal.get("field"))}
+    return {
+        "argument": argument,
+        "draft": draft,
+        "steps": steps,
+        "proposal": proposal,
+        "current_label": argument.step_label(argument.current_step),
+    }
+
+
+def _client_strings() -> dict[str, Any]:
+    # Read by coach.js; translated here so the script itself holds no language.
+    return {
+        "you": _("You"),
+        "coach": _("Coach"),
+        "thinking": _("The coach is writing…"),
+        "saving": _("Saving…"),
+        "errors": {
+            "coach_stream_failed": _("The coach's answer broke off."),
+            "coach_validation_failed": _("The coach's answer could not be understood."),
+            "coach_empty_response": _("The coach did not answer."),
+            "coach_step_mismatch": _(
+                "This argument moved on in another window; the page has been updated."
+            ),
+            "generic": _("Something went wrong. Your message is kept; try again."),
+        },
+    }
+
+
+@login_required
+@require_GET
+def argument_detail(request: HttpRequest, argument_id: int) -> HttpResponse:
+    argument = _get_argument_for_user(request, argument_id)
+    # The page speaks the argument's language, whatever the browser asks for.
+    with translation.override(argument.language):
+        context = _page_context(argument)
+        if request.htmx:
+            # coach.js refreshes the rail, draft and proposal card after each change.
+            return render(request, "coach/argument_detail.html#state", context)
+        context["messages_list"] = argument.messages.all()
+        context["client_strings"] = _client_strings()
+        return render(request, "coach/argument_detail.html", context)

@@ -1,0 +1,297 @@
+// The coaching page: send a message, read the NDJSON stream, show the coach's
+// words as they grow, and act on proposals. No build step, no framework.
+//
+// Safety rule: text written by the model or the student only ever reaches the
+// page through textContent / value, never innerHTML. The HTML that htmx swaps in
+// (rail, draft, proposal card) is rendered and escaped by Django templates.
+(function () {
+  "use strict";
+
+  const root = document.getElementById("coach");
+  if (!root) return;
+
+  const strings = JSON.parse(document.getElementById("coach-strings").textContent);
+  const transcript = document.getElementById("transcript");
+  const composer = document.getElementById("composer");
+  const textbox = document.getElementById("message");
+  const status = document.getElementById("coach-status");
+  const errorBox = document.getElementById("coach-error");
+  const errorText = errorBox.querySelector(".error-text");
+  const retryButton = errorBox.querySelector(".retry");
+  let busy = false;
+  let retry = null; // the last failed action, run again by the Retry button
+
+  // --- reading an NDJSON response -------------------------------------------
+
+  // Yields one parsed object per line as the bytes arrive, so the caller can
+  // paint each delta while the rest of the answer is still on its way.
+  async function* ndjson(response) {
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let newline;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, newline).trim();
+        buffer = buffer.slice(newline + 1);
+        if (line) yield JSON.parse(line);
+      }
+    }
+    buffer += decoder.decode();
+    if (buffer.trim()) yield JSON.parse(buffer);
+  }
+
+  class CoachError extends Error {
+    constructor(code, detail) {
+      super(detail || code);
+      this.code = code;
+    }
+  }
+
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        "X-CSRFToken": root.dataset.csrf,
+        Accept: "application/x-ndjson, application/json",
+      },
+      body: JSON.stringify(body),
+    });
+  }
+
+  // A failed request may still explain itself in JSON ({error, detail}).
+  async function failure(response) {
+    try {
+      const body = await response.json();
+      return new CoachError(body.error || "http_" + response.status, body.detail);
+    } catch (_) {
+      return new CoachError("http_" + response.status);
+    }
+  }
+
+  async function postJSON(url, body) {
+    const response = await post(url, body);
+    if (!response.ok) throw await failure(response);
+    return response.json();
+  }
+
+  // --- the page's pieces ------------------------------------------------------
+
+  function currentStep() {
+    const rail = document.getElementById("rail");
+    return rail ? rail.dataset.step : root.dataset.step;
+  }
+
+  function isComplete() {
+    const rail = document.getElementById("rail");
+    return Boolean(rail && rail.dataset.complete === "true");
+  }
+
+  function addMessage(role, text) {
+    const item = document.createElement("li");
+    item.className = "msg msg-" + role;
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = role === "user" ? strings.you : strings.coach;
+    const body = document.createElement("p");
+    body.className = "text";
+    body.textContent = text;
+    item.append(who, body);
+    transcript.append(item);
+    item.scrollIntoView({ block: "nearest" });
+    return item;
+  }
+
+  function setBusy(value, message) {
+    busy = value;
+    root.setAttribute("aria-busy", String(value));
+    // Buttons are disabled; text boxes only become read-only, so the student's
+    // focus and words stay where they were.
+    for (const control of root.querySelectorAll("button")) {
+      if (!control.closest("#coach-error")) control.disabled = value;
+    }
+    for (const box of root.querySelectorAll("textarea")) box.readOnly = value;
+    status.textContent = message || "";
+  }
+
+  function showError(error, again) {
+    const code = error && error.code;
+    errorText.textContent = strings.errors[code] || strings.errors.generic;
+    errorBox.dataset.code = code || "network";
+    errorBox.hidden = false;
+    retry = again;
+    retryButton.focus();
+  }
+
+  function hideError() {
+    errorBox.hidden = true;
+    delete errorBox.dataset.code;
+    retry = null;
+  }
+
+  // Re-render the rail, the draft and the proposal card from the server: one
+  // template renders them on first load and after every change.
+  function refresh() {
+    if (!window.htmx) {
+      window.location.reload();
+      return Promise.resolve();
+    }
+    return window.htmx
+      .ajax("GET", root.dataset.refreshUrl, { target: "#sidebar", swap: "outerHTML" })
+      .then(showCompletion);
+  }
+
+  // Once the rebuttal is accepted there is nothing left to send.
+  function showCompletion() {
+    const complete = isComplete();
+    composer.hidden = complete;
+    document.getElementById("coach-complete").hidden = !complete;
+  }
+
+  // --- a coach turn ---------------------------------------------------------
+
+  async function streamTurn(message) {
+    const response = await post(root.dataset.coachUrl, {
+      argument_id: Number(root.dataset.argumentId),
+      message: message,
+      step: currentStep(),
+    });
+    if (!response.ok) throw await failure(response);
+    let bubble = null;
+    for await (const line of ndjson(response)) {
+      if (line.error) throw new CoachError(line.error, line.detail);
+      if (line.type === "delta") {
+        bubble = bubble || addMessage("assistant", "");
+        bubble.classList.add("streaming");
+        bubble.querySelector(".text").textContent = line.text;
+      } else if (line.type === "result") {
+        bubble = bubble || addMessage("assistant", "");
+        bubble.classList.remove("streaming");
+        bubble.querySelector(".text").textContent = line.result.assistantText;
+        return { bubble, result: line.result };
+      }
+    }
+    if (bubble) bubble.remove();
+    throw new CoachError("coach_stream_failed");
+  }
+
+  async function turn(message) {
+    if (busy) return;
+    hideError();
+    const sent = message ? addMessage("user", message) : null;
+    setBusy(true, strings.thinking);
+    try {
+      await streamTurn(message);
+      if (message) textbox.value = "";
+      setBusy(false);
+      await refresh();
+    } catch (error) {
+      // Keep the student's words: they stay in the textbox and, marked as not
+      // sent, in the transcript; Retry sends them again.
+      for (const partial of transcript.querySelectorAll(".msg.streaming")) partial.remove();
+      if (sent) sent.classList.add("failed");
+      setBusy(false);
+      showError(error, () => {
+        if (sent) sent.remove();
+        return turn(message);
+      });
+      if (error.code === "coach_step_mismatch") await refresh();
+    }
+  }
+
+  // --- proposals and typed fields -------------------------------------------
+
+  async function decide(action, value) {
+    if (busy) return;
+    hideError();
+    setBusy(true, strings.saving);
+    const body = { action: action };
+    if (value !== undefined) body.value = value;
+    try {
+      const outcome = await postJSON(root.dataset.proposalUrl, body);
+      setBusy(false);
+      await refresh();
+      if (action === "accept" && outcome.advanced && !outcome.completed) {
+        await turn("");
+      } else {
+        textbox.focus();
+      }
+    } catch (error) {
+      setBusy(false);
+      showError(error, () => decide(action, value));
+    }
+  }
+
+  async function saveField(form) {
+    if (busy) return;
+    hideError();
+    const field = form.dataset.field;
+    const value = form.querySelector("textarea").value;
+    setBusy(true, strings.saving);
+    try {
+      await postJSON(root.dataset.draftUrl, { field: field, value: value });
+      setBusy(false);
+      await refresh();
+    } catch (error) {
+      setBusy(false);
+      showError(error, () => saveField(form));
+    }
+  }
+
+  // --- wiring ---------------------------------------------------------------
+
+  composer.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const message = textbox.value.trim();
+    if (message) turn(message);
+  });
+
+  // Enter sends, Shift+Enter starts a new line: what chat users expect.
+  textbox.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      composer.requestSubmit();
+    }
+  });
+
+  retryButton.addEventListener("click", () => {
+    const again = retry;
+    hideError();
+    if (again) again();
+  });
+
+  // The proposal card and the draft are swapped in by htmx, so listen on the root.
+  root.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-action]");
+    if (!button || !root.contains(button)) return;
+    const card = button.closest("#proposal");
+    const action = button.dataset.action;
+    if (action === "edit") {
+      const editor = card.querySelector(".proposal-editor");
+      editor.hidden = false;
+      card.querySelector(".proposal-value").hidden = true;
+      button.hidden = true;
+      editor.querySelector("textarea").focus();
+    } else if (action === "accept") {
+      const editor = card.querySelector(".proposal-editor");
+      decide("accept", editor.hidden ? undefined : editor.querySelector("textarea").value);
+    } else if (action === "reject") {
+      decide("reject");
+    }
+  });
+
+  root.addEventListener("submit", (event) => {
+    const form = event.target.closest("form.typed-field");
+    if (!form) return;
+    event.preventDefault();
+    saveField(form);
+  });
+
+  // A new argument (or a new step with nothing said yet) opens with the coach's question.
+  if (root.dataset.autostart === "true" && !isComplete()) turn("");
+})();
