@@ -329,7 +329,11 @@ class _Handler(BaseHTTPRequestHandler):
         problem = _invalid_messages_request(body)
         if problem:
             return self._reject(400, problem)
-        self._answer(body, self.fake._next_reply(body))
+        try:
+            self._answer(body, self.fake._next_reply(body))
+        except (BrokenPipeError, ConnectionResetError):
+            # The client gave up first (its timeout, or a closed stream): normal.
+            self.close_connection = True
 
     def _answer(self, body: dict[str, Any], reply: Reply) -> None:
         latency = reply.latency_ms if reply.latency_ms is not None else self.fake.latency_ms

@@ -8,6 +8,7 @@ types (anthropic 2.12): ``event:`` lines are required on every SSE event.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -304,6 +305,15 @@ def _resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str,
     return schema
 
 
+def _constraint(schema: Mapping[str, Any], name: str) -> float | None:
+    """A numeric constraint, kept as a key or moved by the SDK into the
+    description as ``{minimum: 1, ...}``."""
+    if isinstance(schema.get(name), int | float):
+        return float(schema[name])
+    match = re.search(rf"\b{name}: (-?\d+(?:\.\d+)?)", schema.get("description") or "")
+    return float(match.group(1)) if match else None
+
+
 def example_for_schema(schema: Mapping[str, Any], *, _root: Mapping[str, Any] | None = None) -> Any:
     """A small instance of a JSON schema (the first option of every choice).
 
@@ -329,13 +339,17 @@ def example_for_schema(schema: Mapping[str, Any], *, _root: Mapping[str, Any] | 
         }
     if kind == "array":
         items = schema.get("items")
-        return [example_for_schema(items, _root=root)] if isinstance(items, Mapping) else []
+        count = max(1, int(_constraint(schema, "minItems") or 0))
+        return [example_for_schema(items, _root=root)] * count if isinstance(items, Mapping) else []
     if kind == "string":
-        return "example text"
-    if kind == "integer":
-        return int(schema.get("minimum", 0))
-    if kind == "number":
-        return float(schema.get("minimum", 0))
+        text = "example text"
+        return text.ljust(int(_constraint(schema, "minLength") or 0), ".")
+    if kind in ("integer", "number"):
+        low = _constraint(schema, "minimum")
+        if low is None and (exclusive := _constraint(schema, "exclusiveMinimum")) is not None:
+            low = exclusive + 1
+        value = low if low is not None and low > 0 else 0.0
+        return int(value) if kind == "integer" else float(value)
     if kind == "boolean":
         return False
     return None

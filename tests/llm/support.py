@@ -1,0 +1,52 @@
+"""Shared test models and helpers for tests/llm."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Coroutine
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, Field
+
+from llm import DEFAULT_PRICES
+
+T = TypeVar("T")
+
+MODEL = "claude-haiku-5-5"
+SYSTEM = "You are a patient argumentation coach."
+MESSAGES: list[dict[str, Any]] = [{"role": "user", "content": "My claim: cities should ban cars."}]
+
+
+class CoachReply(BaseModel):
+    """Shaped like the coach's structured reply: visible text plus machine fields."""
+
+    assistantText: str  # noqa: N815 - the wire name the coach prompt asks for
+    proposal: str | None = None
+    step: int = Field(ge=1, le=7)
+
+
+def valid_reply(text: str = 'Good start. What "grounds" support it?') -> dict[str, Any]:
+    return {"assistantText": text, "proposal": None, "step": 2}
+
+
+def call_kwargs(client: Any, **overrides: Any) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {
+        "client": client,
+        "model": MODEL,
+        "system": SYSTEM,
+        "messages": MESSAGES,
+        "output_model": CoachReply,
+        "max_tokens": 400,
+        "prices": DEFAULT_PRICES,
+    }
+    kwargs.update(overrides)
+    return kwargs
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run one coroutine on a fresh loop (no async test plugin needed)."""
+    return asyncio.run(coro)
+
+
+async def collect(items: AsyncIterator[T]) -> list[T]:
+    return [item async for item in items]

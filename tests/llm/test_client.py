@@ -1,0 +1,23 @@
+import pytest
+
+from llm import LLMError, api_key_configured, make_async_client, make_client
+
+
+def test_it_sees_no_key_and_refuses_to_build_clients(no_anthropic_key):
+    assert api_key_configured() is False
+    for factory in (make_async_client, make_client):
+        with pytest.raises(LLMError) as caught:
+            factory(timeout=5, max_retries=0)
+        assert caught.value.code == "unavailable"
+
+
+def test_it_treats_a_blank_key_as_missing(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "  ")
+    assert api_key_configured() is False
+
+
+def test_it_builds_clients_with_the_given_timeout_and_retries(fake_anthropic):
+    assert api_key_configured() is True
+    client = make_client(timeout=7.5, max_retries=3)
+    assert (client.timeout, client.max_retries) == (7.5, 3)
+    assert str(client.base_url).rstrip("/") == fake_anthropic.base_url
