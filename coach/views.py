@@ -44,7 +44,10 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def argument_list(request: HttpRequest) -> HttpResponse:
-    arguments = Argument.objects.for_user(request.user)
+    arguments = list(Argument.objects.for_user(request.user))
+    for argument in arguments:
+        # Step names are in the argument's language, like on its own page.
+        argument.current_label = argument.step_label(argument.current_step)
     return render(request, "coach/argument_list.html", {"arguments": arguments})
 
 
