@@ -47,27 +47,32 @@ reply is validated here, not in the SDK, so failures keep usage and raw text
 
 Coach (streaming)::
 
-    client = make_async_client(timeout=settings.LLM_TIMEOUT_SECONDS,
-                               max_retries=settings.LLM_MAX_RETRIES)
-    async for item in astream_structured(
-        client=client, model=settings.COACH_MODEL, system=prompt,
-        messages=[{"role": "user", "content": text}], output_model=CoachReply,
-        max_tokens=2000, prices=settings.LLM_PRICES,
-    ):
-        if isinstance(item, TextDelta):
-            yield ndjson({"assistantText": item.text})
-        else:
-            result = item.reply.parsed          # StreamDone
+    # One client per event loop; ``async with`` closes its connection pool.
+    async with make_async_client(
+        timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=settings.LLM_MAX_RETRIES
+    ) as client:
+        async for item in astream_structured(
+            client=client, model=settings.COACH_MODEL, system=prompt,
+            messages=[{"role": "user", "content": text}], output_model=CoachReply,
+            max_tokens=2000, prices=settings.LLM_PRICES,
+        ):
+            if isinstance(item, TextDelta):
+                yield ndjson({"assistantText": item.text})   # or item.added
+            else:                                            # StreamDone, last
+                result = item.reply.parsed
 
-Debates (concurrent)::
+Debates (concurrent, one client shared by all calls of the loop)::
 
-    replies = await asyncio.gather(
-        *(acall_structured(client=client, model=m, system=persona.prompt,
-                           messages=msgs, output_model=PersonaTurn,
-                           max_tokens=1500, prices=settings.LLM_PRICES)
-          for persona in personas),
-        return_exceptions=True,   # LLMError instances carry .usage/.cost_usd
-    )
+    async with make_async_client(timeout=60, max_retries=2) as client:
+        results = await asyncio.gather(
+            *(acall_structured(client=client, model=settings.DEBATE_MODEL,
+                               system=persona.prompt, messages=msgs,
+                               output_model=PersonaTurn, max_tokens=1500,
+                               prices=settings.LLM_PRICES)
+              for persona in personas),
+            return_exceptions=True,  # an LLMError carries .usage / .cost_usd
+        )
+    # Before paying, look the call up by request_hash(...) in the ledger.
 """
 
 from llm.client import api_key_configured, make_async_client, make_client

@@ -40,6 +40,14 @@ ERROR_TYPES = {
 ReplyKind = Literal["message", "error", "cut", "stream_error"]
 
 
+def _as_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if hasattr(content, "model_dump_json"):
+        return content.model_dump_json()
+    return json.dumps(content)
+
+
 @dataclass(frozen=True)
 class Reply:
     """One scripted answer. Build with the class methods, not the constructor.
@@ -78,9 +86,10 @@ class Reply:
         chunk_delay_ms: float | None = None,
         model: str | None = None,
     ) -> Reply:
-        """A normal reply. A str is sent verbatim (so it may be malformed JSON);
-        anything else is ``json.dumps``-ed. Streamed in ``chunk_chars`` pieces."""
-        text = obj_or_text if isinstance(obj_or_text, str) else json.dumps(obj_or_text)
+        """A normal reply. A str is sent verbatim (so it may be malformed JSON); a
+        pydantic model is dumped; anything else is ``json.dumps``-ed. Streamed
+        in ``chunk_chars`` pieces."""
+        text = _as_text(obj_or_text)
         return cls(
             kind="message",
             text=text,
@@ -145,7 +154,7 @@ class Reply:
         body by closing the socket, so the SDK just sees the events stop.
         Non-streamed requests get a body shorter than its Content-Length.
         """
-        text = text if isinstance(text, str) else json.dumps(text)
+        text = _as_text(text)
         return cls(
             kind="cut",
             text=text,
@@ -166,7 +175,7 @@ class Reply:
         message: str = "Overloaded",
     ) -> Reply:
         """Stream some text, then an ``event: error``. Non-streamed requests get HTTP 529."""
-        text = text if isinstance(text, str) else json.dumps(text)
+        text = _as_text(text)
         return cls(
             kind="stream_error",
             text=text,

@@ -18,6 +18,6 @@ def test_it_treats_a_blank_key_as_missing(monkeypatch):
 
 def test_it_builds_clients_with_the_given_timeout_and_retries(fake_anthropic):
     assert api_key_configured() is True
-    client = make_client(timeout=7.5, max_retries=3)
-    assert (client.timeout, client.max_retries) == (7.5, 3)
-    assert str(client.base_url).rstrip("/") == fake_anthropic.base_url
+    with make_client(timeout=7.5, max_retries=3) as client:
+        assert (client.timeout, client.max_retries) == (7.5, 3)
+        assert str(client.base_url).rstrip("/") == fake_anthropic.base_url

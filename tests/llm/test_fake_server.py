@@ -106,33 +106,29 @@ def test_it_builds_schema_instances_for_unscripted_runs():
 def test_it_runs_as_a_process_with_a_script(tmp_path, monkeypatch):
     script = tmp_path / "replies.json"
     script.write_text(json.dumps([{"kind": "json", "content": valid_reply("scripted")}]))
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tests.fakes.anthropic_server",
-            "--port",
-            "0",
-            "--script",
-            str(script),
-        ],
-        cwd=REPO_ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
-    )
-    try:
-        banner = process.stdout.readline()
-        base_url = banner.strip().rsplit(" ", 1)[-1]
-        assert base_url.startswith("http://127.0.0.1:")
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", base_url)
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
-        with make_client(timeout=5, max_retries=0) as client:
-            scripted = call_structured(**call_kwargs(client))
-            generated = call_structured(**call_kwargs(client))
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    command = [sys.executable, "-m", "tests.fakes.anthropic_server", "--script", str(script)]
+    environment = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    with subprocess.Popen(
+        command, cwd=REPO_ROOT, stdout=subprocess.PIPE, text=True, env=environment
+    ) as process:
+        try:
+            base_url = process.stdout.readline().strip().rsplit(" ", 1)[-1]
+            assert base_url.startswith("http://127.0.0.1:")
+            monkeypatch.setenv("ANTHROPIC_BASE_URL", base_url)
+            monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+            with make_client(timeout=5, max_retries=0) as client:
+                scripted = call_structured(**call_kwargs(client))
+                generated = call_structured(**call_kwargs(client))
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
     assert scripted.parsed.assistantText == "scripted"
-    assert isinstance(generated.parsed, CoachReply)
-    assert process.returncode == 0
+    assert isinstance(generated.parsed, CoachReply), "unscripted: an instance of the schema"
+    assert process.returncode == 0, "SIGTERM stops it cleanly"
+
+
+def test_it_serves_a_pydantic_object_as_its_json(fake_anthropic):
+    expected = CoachReply(assistantText="from a model", proposal="p", step=3)
+    fake_anthropic.enqueue(Reply.json(expected))
+    with make_client(timeout=5, max_retries=0) as client:
+        assert call_structured(**call_kwargs(client)).parsed == expected

@@ -84,8 +84,10 @@ def test_it_sends_a_cacheable_system_block_and_the_output_schema(fake_anthropic)
 def test_it_sends_the_same_schema_as_the_sdks_own_parse(fake_anthropic):
     fake_anthropic.enqueue(Reply.json(valid_reply()), Reply.json(valid_reply()))
     run(acall())
-    client = anthropic.Anthropic(max_retries=0)
-    client.messages.parse(model=MODEL, max_tokens=400, messages=MESSAGES, output_format=CoachReply)
+    with anthropic.Anthropic(max_retries=0) as client:
+        client.messages.parse(
+            model=MODEL, max_tokens=400, messages=MESSAGES, output_format=CoachReply
+        )
 
     ours, sdks = fake_anthropic.message_requests
     assert ours.body["output_config"] == sdks.body["output_config"]
