@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "template_partials",
     "coach",
     "debates",
+    "trials",
 ]
 
 MIDDLEWARE = [

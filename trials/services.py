@@ -1,0 +1,188 @@
+"""What a trial does: start one, and run it.
+
+- `start_trial` records the query (the student's argument or question) and
+  hands the trial to the background once the transaction commits.
+- `run_trial` claims the trial with a conditional UPDATE (so a re-delivered
+  task or a second worker does nothing), runs the chain, and saves each
+  phase and each model call as they happen, so the page can show progress.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from coach.models import Argument
+from coach.steps import STEPS
+from llm import api_key_configured, call_structured, make_client
+from trials.chain import CallRecord, ChainResult, run_chain
+from trials.models import Trial, TrialStatus
+from trials.query import argument_query, question_query
+
+__all__ = [
+    "MAX_QUESTION_CHARS",
+    "PHASE_MAX_TOKENS",
+    "STALE_AFTER",
+    "TrialRefused",
+    "claim_trial",
+    "run_trial",
+    "start_trial",
+]
+
+logger = logging.getLogger(__name__)
+
+# Output budget of one phase reply: the verdict is the longest, a few hundred words.
+PHASE_MAX_TOKENS = 2000
+MAX_QUESTION_CHARS = 2000
+# A trial "running" for longer than this lost its worker (a restart, a killed
+# thread); it may be claimed again and resumes after its last saved phase.
+STALE_AFTER = timedelta(minutes=10)
+
+
+class TrialRefused(ValueError):
+    """The trial cannot start: an incomplete or foreign argument, an empty question."""
+
+
+def start_trial(*, user, argument: Argument | None = None, question: str | None = None) -> Trial:
+    """A pending trial of `argument` (complete, owned by `user`) or of a free-text `question`.
+
+    The run is queued on commit, so a worker never looks for a trial that
+    is not saved yet.
+    """
+    from trials.background import enqueue_trial
+
+    if (argument is None) == (question is None):
+        raise TrialRefused("put either an argument or a question on trial")
+    if argument is not None:
+        if argument.owner_id != user.pk:
+            raise TrialRefused("only the argument's owner can put it on trial")
+        if not argument.is_complete:
+            raise TrialRefused("only a completed argument can be put on trial")
+        query = argument_query(
+            title=argument.title,
+            language=argument.language,
+            fields={step.field: getattr(argument, step.field) for step in STEPS},
+        )
+        trial = Trial.objects.create(owner=user, argument=argument, query=query)
+    else:
+        text = (question or "").strip()
+        if not text:
+            raise TrialRefused("the question is empty")
+        if len(text) > MAX_QUESTION_CHARS:
+            raise TrialRefused(f"the question is longer than {MAX_QUESTION_CHARS} characters")
+        trial = Trial.objects.create(owner=user, question=text, query=question_query(question=text))
+    transaction.on_commit(lambda: enqueue_trial(trial.pk))
+    return trial
+
+
+def claim_trial(trial_id: int) -> bool:
+    """Take the trial for this run: pending, or running but abandoned (see STALE_AFTER).
+
+    One UPDATE decides it, so of two runners only one gets 1 row back.
+    """
+    now = timezone.now()
+    claimable = Q(status=TrialStatus.PENDING) | Q(
+        status=TrialStatus.RUNNING, started_at__lt=now - STALE_AFTER
+    )
+    return bool(
+        Trial.objects.filter(claimable, pk=trial_id).update(
+            status=TrialStatus.RUNNING, started_at=now, model=settings.TRIAL_MODEL
+        )
+    )
+
+
+def _ask(client):
+    def ask(*, system: str, messages: list[dict[str, Any]], output_model):
+        return call_structured(
+            client=client,
+            model=settings.TRIAL_MODEL,
+            system=system,
+            messages=messages,
+            output_model=output_model,
+            max_tokens=PHASE_MAX_TOKENS,
+            prices=settings.LLM_PRICES,
+        )
+
+    return ask
+
+
+class _Progress:
+    """Saves each phase and each call as it happens, with single-row UPDATEs."""
+
+    def __init__(self, trial: Trial) -> None:
+        self.trial_id = trial.pk
+        self.calls: list[dict[str, Any]] = list(trial.calls)
+
+    def on_phase(self, phase: int, output: dict[str, Any]) -> None:
+        Trial.objects.filter(pk=self.trial_id).update(**{f"phase{phase}": output})
+
+    def on_call(self, record: CallRecord) -> None:
+        # Only the claiming runner writes `calls`, so appending in memory is safe.
+        self.calls.append(record.as_json())
+        usage = record.usage
+        Trial.objects.filter(pk=self.trial_id).update(
+            calls=self.calls,
+            input_tokens=F("input_tokens") + (usage.input_tokens if usage else 0),
+            output_tokens=F("output_tokens") + (usage.output_tokens if usage else 0),
+            cache_creation_input_tokens=F("cache_creation_input_tokens")
+            + (usage.cache_creation_input_tokens if usage else 0),
+            cache_read_input_tokens=F("cache_read_input_tokens")
+            + (usage.cache_read_input_tokens if usage else 0),
+            cost_usd=F("cost_usd") + Decimal(record.cost_usd),
+        )
+
+
+def _finish(trial_id: int, result: ChainResult) -> None:
+    Trial.objects.filter(pk=trial_id).update(
+        status=result.status,
+        reason=result.reason,
+        stopped_phase=result.stopped_phase,
+        finished_at=timezone.now(),
+    )
+
+
+def run_trial(trial_id: int) -> Trial | None:
+    """Run the trial's chain to its end; None when another runner has it or it is done.
+
+    Never raises for a model or programming failure: the trial ends `failed`
+    with the reason, because nobody is waiting on a background run's
+    exception and the student must see why the page stopped.
+    """
+    if not claim_trial(trial_id):
+        return None
+    trial = Trial.objects.get(pk=trial_id)
+    try:
+        if not api_key_configured():
+            result = ChainResult(
+                status=TrialStatus.FAILED,
+                reason="An Anthropic API key is needed to run a trial (set ANTHROPIC_API_KEY).",
+                stopped_phase=trial.running_phase,
+            )
+        else:
+            client = make_client(
+                timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=settings.LLM_MAX_RETRIES
+            )
+            progress = _Progress(trial)
+            result = run_chain(
+                query=trial.query,
+                ask=_ask(client),
+                on_phase=progress.on_phase,
+                on_call=progress.on_call,
+                done=trial.outputs,
+            )
+    except Exception as exc:
+        logger.exception("trial %s crashed", trial_id)
+        result = ChainResult(
+            status=TrialStatus.FAILED,
+            reason=f"The trial stopped on an internal error ({type(exc).__name__}).",
+            stopped_phase=Trial.objects.get(pk=trial_id).running_phase,
+        )
+    _finish(trial_id, result)
+    return Trial.objects.get(pk=trial_id)
