@@ -33,6 +33,7 @@ import socket
 import sys
 import threading
 import time
+import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -208,7 +209,13 @@ class FakeAnthropicServer:
             if self._queue:
                 return self._queue.popleft()
         responder = self.responder or self.default_responder
-        return responder(body)
+        try:
+            return responder(body)
+        except Exception as exc:  # a test's broken responder: report it, do not hang
+            traceback.print_exc()
+            return Reply.error(
+                500, message=f"fake server responder failed: {exc!r}", should_retry=False
+            )
 
     def _next_id(self, prefix: str) -> str:
         return f"{prefix}_fake_{next(self._ids)}"
@@ -261,13 +268,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     # --- plumbing ---------------------------------------------------------
     def _send_json(
-        self, status: int, body: Mapping[str, Any], headers: Mapping[str, str] = {}
-    ) -> None:  # noqa: B006 - read-only
+        self, status: int, body: Mapping[str, Any], headers: Mapping[str, str] | None = None
+    ) -> None:
         data = json.dumps(body).encode()
         self.send_response(status)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(data)))
-        for name, value in headers.items():
+        for name, value in (headers or {}).items():
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
@@ -347,13 +354,16 @@ class _Handler(BaseHTTPRequestHandler):
         message_id = self.fake._next_id("msg")
         if streamed:
             return self._stream(body, reply, usage, message_id, request_id)
-        text = reply.text
         if reply.kind == "cut":
             return self._cut_plain(body, reply, usage, message_id, request_id)
         self._send_json(
             200,
             message_body(
-                reply=reply, message_id=message_id, model=body["model"], usage=usage, text=text
+                reply=reply,
+                message_id=message_id,
+                model=body["model"],
+                usage=usage,
+                text=reply.text,
             ),
             {"request-id": request_id},
         )

@@ -132,3 +132,14 @@ def test_it_serves_a_pydantic_object_as_its_json(fake_anthropic):
     fake_anthropic.enqueue(Reply.json(expected))
     with make_client(timeout=5, max_retries=0) as client:
         assert call_structured(**call_kwargs(client)).parsed == expected
+
+
+def test_it_turns_a_broken_responder_into_a_visible_error(fake_anthropic):
+    def responder(body):
+        raise KeyError("no such persona")
+
+    fake_anthropic.responder = responder
+    with make_client(timeout=5, max_retries=2) as client, pytest.raises(Exception) as caught:
+        call_structured(**call_kwargs(client))
+    assert "no such persona" in str(caught.value)
+    assert len(fake_anthropic.message_requests) == 1
