@@ -1,6 +1,8 @@
 """What the coach does, one function per action; views only parse and shape.
 
 - `create_argument` starts a draft at the claim step.
+- `run_turn` (from `coach.turn`) is the coach turn: an async generator of
+  NDJSON-ready dicts that the endpoint forwards line by line.
 - `accept_proposal` / `reject_proposal` answer the coach's pending proposal.
 - `save_typed_field` stores text the student typed, with its provenance.
 - `draft_json` (re-exported from `coach.draft`) is the draft as the API shows it.
@@ -14,6 +16,7 @@ from django.utils import timezone
 from coach.draft import coach_kind, draft_json
 from coach.models import Argument, Language, Provenance
 from coach.steps import field_for, is_step, next_step
+from coach.turn import run_turn
 
 __all__ = [
     "ProposalError",
@@ -22,6 +25,7 @@ __all__ = [
     "create_argument",
     "draft_json",
     "reject_proposal",
+    "run_turn",
     "save_typed_field",
 ]
 

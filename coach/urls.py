@@ -1,6 +1,6 @@
 from django.urls import path
 
-from coach import views
+from coach import api, views
 
 app_name = "coach"
 
@@ -10,4 +10,9 @@ urlpatterns = [
     path("coach/", views.argument_list, name="argument_list"),
     path("coach/new/", views.argument_new, name="argument_new"),
     path("coach/<int:argument_id>/", views.argument_detail, name="argument_detail"),
+    # JSON API (coach/api.py), called by static/js/coach.js.
+    path("api/coach", api.api_coach, name="api_coach"),
+    path("api/arguments/<int:argument_id>", api.api_argument, name="api_argument"),
+    path("api/arguments/<int:argument_id>/proposal", api.api_proposal, name="api_proposal"),
+    path("api/arguments/<int:argument_id>/draft", api.api_draft, name="api_draft"),
 ]

@@ -1,0 +1,60 @@
+"""The AI coach's side of a turn: stream one `CoachAIResult` through llm/.
+
+One AsyncAnthropic client per event loop is kept and reused, so turns share
+its connection pool (llm/ advises one client per loop). The key and base URL
+are part of the cache key because the SDK reads them from the environment at
+construction: a changed environment (tests, a rotated key) gets a new client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import weakref
+from collections.abc import AsyncIterator
+from typing import Any
+
+from django.conf import settings
+
+from coach.prompts import MAX_TOKENS
+from coach.schemas import CoachAIResult
+from llm import StreamDone, TextDelta, astream_structured, make_async_client
+
+__all__ = ["stream_coach_reply"]
+
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, Any]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _client() -> Any:
+    key = (
+        os.environ.get("ANTHROPIC_API_KEY", ""),
+        os.environ.get("ANTHROPIC_BASE_URL", ""),
+        settings.LLM_TIMEOUT_SECONDS,
+        settings.LLM_MAX_RETRIES,
+    )
+    per_loop = _clients.setdefault(asyncio.get_running_loop(), {})
+    if key not in per_loop:
+        per_loop.clear()  # a changed environment retires the old client
+        per_loop[key] = make_async_client(
+            timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=settings.LLM_MAX_RETRIES
+        )
+    return per_loop[key]
+
+
+async def stream_coach_reply(
+    *, system: str, messages: list[dict[str, Any]]
+) -> AsyncIterator[TextDelta | StreamDone[CoachAIResult]]:
+    """TextDelta as `assistantText` grows, then StreamDone; raises llm.LLMError."""
+    async for item in astream_structured(
+        client=_client(),
+        model=settings.COACH_MODEL,
+        system=system,
+        messages=messages,
+        output_model=CoachAIResult,
+        max_tokens=MAX_TOKENS,
+        prices=settings.LLM_PRICES,
+        text_field="assistantText",
+    ):
+        yield item

@@ -1,0 +1,184 @@
+"""The coach's JSON API, called by static/js/coach.js. Thin: parse, call a service, shape.
+
+- ``POST /api/coach`` {argument_id, message, step} -> application/x-ndjson
+  (see coach.turn for the lines). Async: it streams the model's reply.
+- ``GET  /api/arguments/<id>`` -> the draft (coach.draft.draft_json).
+- ``POST /api/arguments/<id>/proposal`` {action: accept|reject, value?}
+  -> the draft plus {"advanced": bool, "completed": bool}.
+- ``POST /api/arguments/<id>/draft`` {field: <step id>, value} -> the draft.
+
+Conventions: every POST is CSRF-protected by the middleware (the page sends
+X-CSRFToken). An anonymous caller gets 401 ``{"error":
+"authentication_required", "login_url": ...}`` rather than a redirect: a
+fetch() would follow the redirect and try to parse a login page as JSON.
+Another student's argument, like a missing one, is 404 ``{"error":
+"not_found"}``. Bad input is 400 ``{"error": <code>, "detail": <text>}``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import resolve_url
+from django.views.decorators.http import require_GET, require_POST
+
+from coach.models import Argument
+from coach.services import (
+    ProposalError,
+    accept_proposal,
+    draft_json,
+    reject_proposal,
+    run_turn,
+    save_typed_field,
+)
+
+__all__ = ["MAX_MESSAGE_CHARS", "api_argument", "api_coach", "api_draft", "api_proposal"]
+
+# Longer than any honest chat message; bounds what one turn can cost.
+MAX_MESSAGE_CHARS = 4000
+MAX_FIELD_CHARS = 5000
+
+
+class BadRequest(Exception):
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code, self.detail = code, detail
+
+
+def _error(status: int, code: str, detail: str = "", **extra: Any) -> JsonResponse:
+    return JsonResponse({"error": code, "detail": detail, **extra}, status=status)
+
+
+def _unauthenticated() -> JsonResponse:
+    return _error(
+        401, "authentication_required", "sign in first", login_url=resolve_url(settings.LOGIN_URL)
+    )
+
+
+def _not_found() -> JsonResponse:
+    return _error(404, "not_found", "no such argument")
+
+
+def _json_body(request: HttpRequest) -> dict[str, Any]:
+    try:
+        body = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError) as error:
+        raise BadRequest("bad_json", "the body is not JSON") from error
+    if not isinstance(body, dict):
+        raise BadRequest("bad_json", "the body must be a JSON object")
+    return body
+
+
+def _text(body: dict[str, Any], key: str, *, limit: int, required: bool = True) -> str:
+    value = body.get(key, None if required else "")
+    if not isinstance(value, str):
+        raise BadRequest(f"bad_{key}", f"{key} must be a string")
+    if len(value) > limit:
+        raise BadRequest(f"{key}_too_long", f"{key} is longer than {limit} characters")
+    return value
+
+
+def _get_argument_for_user(user: Any, argument_id: Any) -> Argument | None:
+    """The user's own argument, or None for a missing or someone else's one (same answer)."""
+    return Argument.objects.for_user(user).filter(pk=argument_id).first()
+
+
+def api_login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """401 JSON for anonymous callers of the sync endpoints."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return _unauthenticated()
+        try:
+            return view(request, *args, **kwargs)
+        except BadRequest as bad:
+            return _error(400, bad.code, bad.detail)
+        except ProposalError as refused:
+            return _error(400, refused.code, str(refused))
+
+    return wrapper
+
+
+async def _ndjson(lines: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]:
+    async for line in lines:
+        yield (json.dumps(line, ensure_ascii=False) + "\n").encode()
+
+
+@require_POST
+async def api_coach(request: HttpRequest) -> HttpResponse:
+    user = await request.auser()
+    if not user.is_authenticated:
+        return _unauthenticated()
+    try:
+        body = _json_body(request)
+        message = _text(body, "message", limit=MAX_MESSAGE_CHARS, required=False)
+        step = _text(body, "step", limit=40)
+        argument_id = body.get("argument_id")
+        if isinstance(argument_id, bool) or not isinstance(argument_id, int | str):
+            raise BadRequest("bad_argument_id", "argument_id must be an id")
+        if not str(argument_id).isdigit():
+            raise BadRequest("bad_argument_id", "argument_id must be an id")
+    except BadRequest as bad:
+        return _error(400, bad.code, bad.detail)
+    argument = await Argument.objects.for_user(user).filter(pk=int(argument_id)).afirst()
+    if argument is None:
+        return _not_found()
+    response = StreamingHttpResponse(
+        _ndjson(run_turn(argument=argument, message=message, step=step)),
+        content_type="application/x-ndjson",
+    )
+    # Proxies must pass each line on as it comes, not buffer the reply.
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+@require_GET
+@api_login_required
+def api_argument(request: HttpRequest, argument_id: int) -> HttpResponse:
+    argument = _get_argument_for_user(request.user, argument_id)
+    if argument is None:
+        return _not_found()
+    return JsonResponse(draft_json(argument=argument))
+
+
+@require_POST
+@api_login_required
+def api_proposal(request: HttpRequest, argument_id: int) -> HttpResponse:
+    argument = _get_argument_for_user(request.user, argument_id)
+    if argument is None:
+        return _not_found()
+    body = _json_body(request)
+    action = body.get("action")
+    if action == "accept":
+        value = body.get("value")
+        if value is not None:
+            value = _text(body, "value", limit=MAX_FIELD_CHARS)
+        argument, advanced = accept_proposal(argument=argument, value=value)
+        completed = argument.is_complete
+    elif action == "reject":
+        argument, advanced, completed = reject_proposal(argument=argument), False, False
+    else:
+        raise BadRequest("bad_action", 'action must be "accept" or "reject"')
+    return JsonResponse(
+        {**draft_json(argument=argument), "advanced": advanced, "completed": completed}
+    )
+
+
+@require_POST
+@api_login_required
+def api_draft(request: HttpRequest, argument_id: int) -> HttpResponse:
+    argument = _get_argument_for_user(request.user, argument_id)
+    if argument is None:
+        return _not_found()
+    body = _json_body(request)
+    step = _text(body, "field", limit=40)
+    value = _text(body, "value", limit=MAX_FIELD_CHARS)
+    argument = save_typed_field(argument=argument, step=step, value=value)
+    return JsonResponse(draft_json(argument=argument))

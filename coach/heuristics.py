@@ -1,0 +1,263 @@
+"""Step validation heuristics: is this text good enough to move on from a step?
+
+The advance guard asks these before letting the coach move the student on,
+and the offline coach uses them to name what is weak. They are deliberately
+cheap and lenient (word markers, not understanding): they catch text that is
+plainly not the element — a question as a claim, grounds with no evidence, a
+rebuttal with no exception — and let the model judge the rest.
+
+Markers of both languages are accepted whatever the argument's language:
+students mix them, and a Spanish source title inside English grounds is
+still a source. Matching is case-, accent- and punctuation-insensitive
+(`coach.text.fold`); "word*" matches any word that starts with "word".
+
+The table
+=========
+
+==============  =========  ==========================================================
+step            min chars  must also
+==============  =========  ==========================================================
+claim           10         be a statement, not a question (no "?" / "¿"), and not
+                           open like grounds do ("according to", "a study shows",
+                           "según", "un estudio" ...): that is evidence typed into
+                           the claim
+grounds         15         carry evidence: a figure (any digit), a source ("study",
+                           "survey", "report", "according to", "estudio",
+                           "encuesta", "según" ...) or an observation ("I observed",
+                           "for example", "observé", "por ejemplo" ...)
+warrant         15         state a general principle linking grounds to claim
+                           ("if", "when", "generally", "tends to", "leads to",
+                           "si", "cuando", "en general", "suele", "conduce" ...)
+groundsBacking  15         say where the evidence comes from and why it is
+                           credible: a source or method ("published", "peer-
+                           reviewed", "census", "survey", "dataset", "publicado",
+                           "revisado por pares", "censo" ...) or a year
+warrantBacking  15         support the principle with research, law, theory,
+                           expertise or history ("research", "studies", "law",
+                           "theory", "experts", "investigación", "ley", "teoría",
+                           "expertos", "historia" ...)
+qualifier       3          carry a degree word ("probably", "likely", "in most
+                           cases", "probablemente", "en la mayoría" ...) or a
+                           percentage
+rebuttal        10         name an exception ("unless", "except", "a menos que",
+                           "salvo", "excepto", "a no ser que" ...)
+==============  =========  ==========================================================
+
+The marker lists below are the source of truth; the table summarises them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from coach.steps import STEP_IDS
+from coach.text import contains_phrase, fold
+
+__all__ = [
+    "PROBLEM_MESSAGES",
+    "RULES",
+    "HeuristicResult",
+    "StepRule",
+    "check_step",
+    "problem_message",
+]
+
+_DIGIT = re.compile(r"\d")
+_YEAR = re.compile(r"\b(1[5-9]|20)\d\d\b")
+_PERCENT = re.compile(r"\d\s*%")
+
+
+@dataclass(frozen=True, slots=True)
+class StepRule:
+    """What a step's text needs. `markers` empty means no marker is required."""
+
+    step: str
+    min_chars: int
+    markers: tuple[str, ...]
+    missing_problem: str
+
+
+SOURCE_MARKERS = (
+    # English
+    "according to", "study", "studies", "survey*", "report*", "data", "dataset*",
+    "research*", "published", "journal*", "university", "census", "statistic*",
+    "poll*", "meta analysis", "experiment*", "official", "ministry", "agency",
+    "institute", "oecd", "percent", "per cent",
+    # Spanish
+    "segun", "estudio*", "encuesta*", "informe*", "datos", "investigacion*",
+    "publicado*", "publicada*", "revista*", "universidad*", "censo*", "estadistica*",
+    "sondeo*", "experimento*", "oficial*", "ministerio*", "agencia*", "instituto*",
+    "por ciento",
+)  # fmt: skip
+
+OBSERVATION_MARKERS = (
+    "i observed", "i saw", "i noticed", "i measured", "we observed", "we measured",
+    "we counted", "observed", "for example", "for instance", "in my experience",
+    "observe", "vi que", "note que", "medi", "medimos", "contamos", "observamos",
+    "por ejemplo", "en mi experiencia",
+)  # fmt: skip
+
+PRINCIPLE_MARKERS = (
+    "if", "when", "whenever", "because", "since", "generally", "in general",
+    "usually", "as a rule", "tends to", "tend to", "all", "any", "every",
+    "leads to", "lead to", "causes", "cause", "means", "implies", "results in",
+    "so", "therefore", "should", "ought", "more", "less",
+    "si", "cuando", "siempre que", "porque", "ya que", "en general",
+    "generalmente", "por lo general", "suele*", "suelen", "tiende*", "todo*",
+    "toda*", "cualquier*", "conduce*", "causa*", "implica*", "significa*",
+    "por lo tanto", "por eso", "deberia*", "mas", "menos",
+)  # fmt: skip
+
+CREDIBILITY_MARKERS = SOURCE_MARKERS + (
+    "peer reviewed", "peer review", "methodology", "method", "sample", "sampled",
+    "randomi*", "replicat*", "measured by", "collected by", "conducted by",
+    "revisado por pares", "revisada por pares", "metodologia*", "metodo*",
+    "muestra*", "aleatori*", "replica*", "realizado por", "recogidos por",
+)  # fmt: skip
+
+AUTHORITY_MARKERS = (
+    "research*", "studies", "study", "evidence", "law", "laws", "legal", "theory",
+    "theories", "expert*", "scientist*", "economist*", "psycholog*", "econom*",
+    "history", "historical*", "historically", "principle", "consensus",
+    "scholar*", "literature", "textbook*", "guideline*", "constitution",
+    "investigacion*", "estudios", "evidencia*", "ley", "leyes", "legal*",
+    "teoria*", "experto*", "cientifico*", "economista*", "psicolog*", "economi*",
+    "historia", "historic*", "principio*", "consenso", "academic*", "academico*",
+    "literatura", "manual*", "constitucion",
+)  # fmt: skip
+
+DEGREE_MARKERS = (
+    "probably", "likely", "unlikely", "possibly", "presumably", "almost certainly",
+    "certainly", "definitely", "usually", "generally", "typically", "in most cases",
+    "in many cases", "in some cases", "often", "sometimes", "rarely", "most", "many",
+    "some", "may", "might", "could", "perhaps", "maybe", "plausibly", "arguably",
+    "very likely", "highly likely", "to some extent", "mostly", "largely",
+    "probablemente", "probable", "posiblemente", "posible", "quizas", "quiza",
+    "tal vez", "seguramente", "casi seguro", "casi seguramente", "ciertamente",
+    "sin duda", "generalmente", "normalmente", "en la mayoria", "en muchos casos",
+    "en algunos casos", "a menudo", "a veces", "rara vez", "la mayoria", "algunos",
+    "algunas", "muchos", "muchas", "puede", "pueden", "podria", "podrian",
+    "muy probable", "en gran medida", "hasta cierto punto", "mayormente",
+)  # fmt: skip
+
+EXCEPTION_MARKERS = (
+    "unless", "except", "excepting", "exception*", "but if", "but not if",
+    "only if", "only when", "not if", "does not hold", "would not hold",
+    "doesnt hold", "fails when", "fails if", "apart from", "other than",
+    "a menos que", "salvo", "excepto", "excepcion*", "a no ser que", "pero si",
+    "solo si", "solo cuando", "no se cumple", "no aplica", "fuera de",
+    "siempre y cuando no",
+)  # fmt: skip
+
+# Openings that mark evidence, so a claim starting with one is grounds typed into the claim.
+EVIDENCE_OPENINGS = (
+    "according to", "a study", "studies show", "a survey", "research shows",
+    "data show", "the data", "statistics show", "in 19", "in 20",
+    "segun", "un estudio", "los estudios", "una encuesta", "la investigacion",
+    "los datos", "las estadisticas", "en 19", "en 20",
+)  # fmt: skip
+
+RULES: dict[str, StepRule] = {
+    "claim": StepRule("claim", 10, (), ""),
+    "grounds": StepRule("grounds", 15, SOURCE_MARKERS + OBSERVATION_MARKERS, "no_evidence"),
+    "warrant": StepRule("warrant", 15, PRINCIPLE_MARKERS, "no_principle"),
+    "groundsBacking": StepRule("groundsBacking", 15, CREDIBILITY_MARKERS, "no_source"),
+    "warrantBacking": StepRule("warrantBacking", 15, AUTHORITY_MARKERS, "no_authority"),
+    "qualifier": StepRule("qualifier", 3, DEGREE_MARKERS, "no_degree_word"),
+    "rebuttal": StepRule("rebuttal", 10, EXCEPTION_MARKERS, "no_exception"),
+}
+assert tuple(RULES) == STEP_IDS, "one rule per step, in step order"
+
+# What each problem means, in the words the offline coach uses with a student.
+PROBLEM_MESSAGES: dict[str, dict[str, str]] = {
+    "empty": {
+        "en": "there is no text yet",
+        "es": "todavía no hay texto",
+    },
+    "too_short": {
+        "en": "it is too short to stand on its own",
+        "es": "es demasiado corto para sostenerse solo",
+    },
+    "is_question": {
+        "en": "it is a question, and a claim has to be a statement you defend",
+        "es": "es una pregunta, y una afirmación tiene que ser algo que defiendes",
+    },
+    "looks_like_grounds": {
+        "en": "it reads like evidence (grounds) rather than the position you defend",
+        "es": "parece evidencia (datos) más que la postura que defiendes",
+    },
+    "no_evidence": {
+        "en": "it carries no evidence: no figure, no source, no observation",
+        "es": "no aporta evidencia: ni una cifra, ni una fuente, ni una observación",
+    },
+    "no_principle": {
+        "en": "it does not state a general principle that links the grounds to the claim",
+        "es": "no enuncia un principio general que una los datos con la afirmación",
+    },
+    "no_source": {
+        "en": "it does not say where the evidence comes from or why it is credible",
+        "es": "no dice de dónde viene la evidencia ni por qué es fiable",
+    },
+    "no_authority": {
+        "en": "it does not support the principle with research, law, theory, experts or history",
+        "es": "no respalda el principio con investigación, leyes, teoría, expertos o historia",
+    },
+    "no_degree_word": {
+        "en": "it has no degree word such as 'probably' or 'in most cases'",
+        "es": "no tiene una palabra de grado como «probablemente» o «en la mayoría de los casos»",
+    },
+    "no_exception": {
+        "en": "it names no exception: say when the claim would not hold ('unless ...')",
+        "es": "no nombra una excepción: di cuándo no se cumpliría («a menos que ...»)",
+    },
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HeuristicResult:
+    """`ok` when no problem was found; `problems` are keys of PROBLEM_MESSAGES."""
+
+    ok: bool
+    problems: tuple[str, ...]
+
+
+def _has_any(folded: str, markers: tuple[str, ...]) -> bool:
+    return any(contains_phrase(folded, marker) for marker in markers)
+
+
+def _extra_evidence(step: str, text: str) -> bool:
+    """Non-word evidence: figures count as evidence, years as provenance, % as degree."""
+    if step == "grounds":
+        return _DIGIT.search(text) is not None
+    if step == "groundsBacking":
+        return _YEAR.search(text) is not None
+    if step == "qualifier":
+        return _PERCENT.search(text) is not None
+    return False
+
+
+def check_step(*, step: str, text: str) -> HeuristicResult:
+    """Judge `text` as the given step's element (see the table in the module docstring)."""
+    rule = RULES[step]
+    stripped = text.strip()
+    if not stripped:
+        return HeuristicResult(ok=False, problems=("empty",))
+    folded = fold(stripped)
+    problems: list[str] = []
+    if len(stripped) < rule.min_chars:
+        problems.append("too_short")
+    if step == "claim":
+        if stripped.endswith("?") or stripped.startswith("¿"):
+            problems.append("is_question")
+        if any(folded.startswith(fold(opening)) for opening in EVIDENCE_OPENINGS):
+            problems.append("looks_like_grounds")
+    if rule.markers and not _has_any(folded, rule.markers) and not _extra_evidence(step, stripped):
+        problems.append(rule.missing_problem)
+    return HeuristicResult(ok=not problems, problems=tuple(problems))
+
+
+def problem_message(problem: str, language: str) -> str:
+    """A problem in words, in the argument's language (English for anything else)."""
+    messages = PROBLEM_MESSAGES[problem]
+    return messages.get(language, messages["en"])

@@ -1,0 +1,155 @@
+"""What the AI coach is told: a stable system prompt and a per-turn context block.
+
+The system prompt depends only on the language, so it is byte-identical
+across turns and students and is cached by the API (`cache_control`, set by
+llm/). Everything that changes — the draft, the step, the student's intent,
+the first-turn hint — goes into the last user message instead, so it never
+invalidates that cache.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from coach.steps import STEPS, label_for
+
+__all__ = [
+    "FIRST_TURN_HINT",
+    "HISTORY_LIMIT",
+    "MAX_TOKENS",
+    "TurnFacts",
+    "build_messages",
+    "system_prompt",
+]
+
+# A reply is 2-3 sentences plus a short JSON frame: this is ample, and bounds cost.
+MAX_TOKENS = 1200
+# The last messages of the transcript sent along; older ones rarely matter to a step.
+HISTORY_LIMIT = 20
+
+_DEFINITIONS = {
+    "en": {
+        "claim": "the position the student defends: one statement, not a question.",
+        "grounds": "the evidence for the claim: facts, figures, sources, observations.",
+        "warrant": "the general principle that links the grounds to the claim.",
+        "groundsBacking": "why the grounds can be trusted: where the evidence comes from, how it was gathered.",
+        "warrantBacking": "why the warrant holds: research, law, theory, expertise or history behind the principle.",
+        "qualifier": "how strongly the claim is asserted: a degree word such as 'probably' or 'in most cases'.",
+        "rebuttal": "the exceptions: conditions under which the claim would not hold ('unless ...').",
+    },
+    "es": {
+        "claim": "la postura que defiende el estudiante: una afirmación, no una pregunta.",
+        "grounds": "la evidencia de la afirmación: hechos, cifras, fuentes, observaciones.",
+        "warrant": "el principio general que une los datos con la afirmación.",
+        "groundsBacking": "por qué los datos son fiables: de dónde viene la evidencia y cómo se obtuvo.",
+        "warrantBacking": "por qué la garantía se sostiene: investigación, leyes, teoría, expertos o historia.",
+        "qualifier": "con qué fuerza se afirma: una palabra de grado como «probablemente» o «en la mayoría de los casos».",
+        "rebuttal": "las excepciones: condiciones en que la afirmación no se cumpliría («a menos que ...»).",
+    },
+}
+
+_SYSTEM = """You are a writing coach who helps a student build a Toulmin argument, one element at a time, in this order:
+{steps}
+
+How you coach:
+- Guide first. Ask a question, point at what is missing, give a hint or a short example of the *kind* of text needed. Do not write the student's text for them unless one of the proposal rules below applies.
+- Reply in {language_name}, in 2-3 sentences of assistantText. Put one question that moves the student forward in nextQuestion (do not repeat it in assistantText).
+- Always set step to the current step given in the context.
+
+When to propose text (proposedUpdate, for the current step only, with a non-empty value and a one-sentence rationale):
+- the student confirms a suggestion you made ("yes", "ok", "that works", "use that", "sí", "me sirve" ...);
+- the student asks you to rewrite, improve, rephrase or fix it;
+- the draft text is weak, is in the wrong place (grounds typed into the claim) or does not fit the element's definition: propose a corrected version;
+- a first attempt is already excellent: propose it as is, with confidence 0.8 or more.
+Do not propose on the student's first message for a step, when they have not engaged yet, or when their text is decent but they could still improve it: then coach.
+
+confidence (0-1) is how sure you are that the proposal (or the draft, if no proposal) is a good {step_word} for the step.
+Set shouldAdvance with nextStep (the next element) only when the step's text is good enough to move on. On the last element (rebuttal), set isComplete instead.
+The server checks your reply: a proposal on the wrong step, an advance on weak text or a low confidence is removed, so be honest rather than eager."""
+
+_STEP_WORD = {"en": "text", "es": "texto"}
+_LANGUAGE_NAME = {"en": "English", "es": "Spanish (español)"}
+
+FIRST_TURN_HINT = {
+    "en": "This is the student's first message for this step: coach rather than propose. Propose only if their text is already excellent (confidence 0.8 or more) or they ask for a rewrite.",
+    "es": "Es el primer mensaje del estudiante en este paso: guía en lugar de proponer. Propón solo si su texto ya es excelente (confianza 0,8 o más) o si pide que lo reescribas.",
+}
+
+
+@lru_cache(maxsize=4)
+def system_prompt(language: str) -> str:
+    """The stable system prompt for an argument written in `language` ("en" or "es")."""
+    language = language if language in _DEFINITIONS else "en"
+    definitions = _DEFINITIONS[language]
+    steps = "\n".join(
+        f"{number}. {step.id} ({label_for(step.id, language)}): {definitions[step.id]}"
+        for number, step in enumerate(STEPS, start=1)
+    )
+    return _SYSTEM.format(
+        steps=steps, language_name=_LANGUAGE_NAME[language], step_word=_STEP_WORD[language]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TurnFacts:
+    """What the server knows about this turn, handed to the model as context."""
+
+    title: str
+    language: str
+    current_step: str
+    draft: dict[str, str]  # step id -> current text
+    pending_proposal: dict[str, Any] | None
+    is_first_turn: bool
+    is_confirmation: bool
+    is_rewrite_request: bool
+
+
+def _context_block(facts: TurnFacts) -> str:
+    context: dict[str, Any] = {
+        "argument_title": facts.title,
+        "current_step": facts.current_step,
+        "draft": facts.draft,
+        "pending_proposal": facts.pending_proposal,
+        "student_confirms_a_suggestion": facts.is_confirmation,
+        "student_asks_for_a_rewrite": facts.is_rewrite_request,
+        "first_message_for_this_step": facts.is_first_turn,
+    }
+    lines = ["<context>", json.dumps(context, ensure_ascii=False, indent=1), "</context>"]
+    if facts.is_first_turn:
+        lines.append(FIRST_TURN_HINT.get(facts.language, FIRST_TURN_HINT["en"]))
+    return "\n".join(lines)
+
+
+def build_messages(
+    *, history: Iterable[tuple[str, str]], message: str, facts: TurnFacts
+) -> list[dict[str, Any]]:
+    """The Messages API `messages`: recent transcript, then context + the student's message.
+
+    `history` is (role, text) oldest first, without the current message. The
+    API wants user/assistant alternation starting with a user turn, so
+    consecutive messages of one role (a failed turn leaves two user messages
+    in a row) are joined, and a leading assistant message is dropped. An
+    empty `message` (the page asking for the next step's opening turn) is
+    sent as an explicit note so the model knows nobody spoke.
+    """
+    turns: list[dict[str, Any]] = []
+    for role, text in list(history)[-HISTORY_LIMIT:]:
+        if not text.strip():
+            continue
+        if not turns and role != "user":
+            continue
+        if turns and turns[-1]["role"] == role:
+            turns[-1]["content"] += "\n\n" + text
+        else:
+            turns.append({"role": role, "content": text})
+    spoken = message.strip() or "(The student has not written anything yet: open this step.)"
+    final = f"{_context_block(facts)}\n\n<student_message>\n{spoken}\n</student_message>"
+    if turns and turns[-1]["role"] == "user":
+        turns[-1]["content"] += "\n\n" + final
+    else:
+        turns.append({"role": "user", "content": final})
+    return turns

@@ -1,0 +1,250 @@
+"""A coach turn, as an async generator of NDJSON-ready dicts.
+
+The endpoint forwards what this yields, one JSON object per line:
+
+- ``{"type": "delta", "text": <assistantText so far>}`` while the reply
+  streams. ``text`` is the whole text so far, not an increment: the page
+  replaces the bubble's text with it, so a lost or merged line cannot garble
+  the message;
+- then ``{"type": "result", "result": <guarded CoachAIResult>, "message_id": <id>}``,
+- or one ``{"error": <code>, "detail": <text>}`` instead of the result:
+  ``coach_step_mismatch`` (the page shows a stale step), ``coach_stream_failed``
+  (the call failed after retries, or its stream broke off),
+  ``coach_validation_failed`` (the reply does not parse, validate or survive
+  the schema guard), ``coach_empty_response`` (empty ``assistantText``).
+
+Order of work: store the student's message (before anything can fail),
+check the step, load the draft and transcript, detect intent, ask the coach
+(the AI through llm/, or the offline coach when no API key is set), guard the
+reply, then save the coach's message, the turn record and any new proposal
+in one transaction. Every failure also leaves a CoachTurn with its error
+code; none changes the draft. An empty message asks the coach to open the
+current step (the page does this after the student accepts a proposal).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import sync_to_async
+
+from coach.ai import stream_coach_reply
+from coach.draft import coach_kind
+from coach.guards import GuardContext, GuardRejected, apply_guards
+from coach.intents import is_confirmation, is_rewrite_request
+from coach.models import Argument
+from coach.offline import OfflineTurn, offline_reply, split_for_stream
+from coach.prompts import TurnFacts, build_messages, system_prompt
+from coach.schemas import CoachAIResult
+from coach.steps import STEPS, is_step
+from coach.turn_store import (
+    Accounting,
+    TurnState,
+    load_turn_state,
+    record_failure,
+    record_success,
+    save_user_message,
+)
+from llm import LLMError, StreamDone, TextDelta
+
+__all__ = ["ERROR_CODES", "run_turn"]
+
+logger = logging.getLogger(__name__)
+
+ERROR_CODES = (
+    "coach_stream_failed",
+    "coach_validation_failed",
+    "coach_empty_response",
+    "coach_step_mismatch",
+)
+
+# llm/ error codes -> the endpoint's. A cut-off or truncated reply is unusable
+# JSON; a refused or failed call is a failed stream from the student's view.
+_LLM_ERRORS = {
+    "unavailable": "coach_stream_failed",
+    "call_failed": "coach_stream_failed",
+    "stream_failed": "coach_stream_failed",
+    "validation_failed": "coach_validation_failed",
+    "truncated": "coach_validation_failed",
+}
+
+
+class TurnFailed(Exception):
+    def __init__(self, code: str, detail: str, *, accounting: Accounting, raw: Any = None):
+        super().__init__(f"{code}: {detail}")
+        self.code, self.detail, self.accounting, self.raw = code, detail, accounting, raw
+
+
+@dataclass(frozen=True, slots=True)
+class _Reply:
+    """The coach's unguarded answer and what producing it cost."""
+
+    result: CoachAIResult
+    accounting: Accounting
+
+
+def _error(code: str, detail: str) -> dict[str, str]:
+    return {"error": code, "detail": detail}
+
+
+def _context(state: TurnState, message: str) -> GuardContext:
+    argument = state.argument
+    return GuardContext(
+        current_step=argument.current_step,
+        draft_text=argument.current_text(),
+        is_first_turn=state.is_first_turn,
+        is_confirmation=bool(message) and is_confirmation(message),
+        is_rewrite_request=bool(message) and is_rewrite_request(message),
+        pending_proposal=argument.pending_proposal,
+    )
+
+
+async def _ai_reply(state: TurnState, message: str, context: GuardContext, out: list[_Reply]):
+    """Stream the AI coach's reply: yield delta lines, leave the reply in `out`."""
+    argument = state.argument
+    facts = TurnFacts(
+        title=argument.title,
+        language=argument.language,
+        current_step=argument.current_step,
+        draft={step.id: getattr(argument, step.field) for step in STEPS},
+        pending_proposal=argument.pending_proposal,
+        is_first_turn=context.is_first_turn,
+        is_confirmation=context.is_confirmation,
+        is_rewrite_request=context.is_rewrite_request,
+    )
+    messages = build_messages(history=state.history, message=message, facts=facts)
+    try:
+        async for item in stream_coach_reply(
+            system=system_prompt(argument.language), messages=messages
+        ):
+            if isinstance(item, TextDelta):
+                yield {"type": "delta", "text": item.text}
+            elif isinstance(item, StreamDone):
+                reply = item.reply
+                out.append(
+                    _Reply(
+                        result=reply.parsed,
+                        accounting=Accounting(
+                            model=reply.model,
+                            usage=reply.usage,
+                            cost_usd=reply.cost_usd,
+                            latency_ms=reply.latency_ms,
+                        ),
+                    )
+                )
+    except LLMError as error:
+        accounting = Accounting(usage=error.usage, cost_usd=error.cost_usd)
+        raw = {"raw_text": error.raw_text} if error.raw_text is not None else None
+        raise TurnFailed(
+            _LLM_ERRORS.get(error.code, "coach_stream_failed"),
+            error.detail or error.code,
+            accounting=accounting,
+            raw=raw,
+        ) from error
+
+
+async def _offline_reply(state: TurnState, message: str, out: list[_Reply]):
+    argument = state.argument
+    result = offline_reply(
+        OfflineTurn(
+            step=argument.current_step,
+            language=argument.language,
+            message=message,
+            draft_text=argument.current_text(),
+            step_messages=state.step_messages,
+            pending_proposal=argument.pending_proposal,
+        )
+    )
+    for prefix in split_for_stream(result.assistantText):
+        yield {"type": "delta", "text": prefix}
+    out.append(_Reply(result=result, accounting=Accounting(model="offline")))
+
+
+async def run_turn(*, argument: Argument, message: str, step: str) -> AsyncIterator[dict[str, Any]]:
+    """One coach turn for `argument` (already checked to belong to the student)."""
+    message = message.strip()
+    shown_step = step if is_step(step) else argument.current_step
+    user_message = await sync_to_async(save_user_message)(
+        argument=argument, text=message, step=shown_step
+    )
+    user_message_id = user_message.pk if user_message else None
+    coach = coach_kind()
+
+    async def fail(code: str, detail: str, **extra: Any) -> dict[str, str]:
+        extra.setdefault("accounting", Accounting())
+        await sync_to_async(record_failure)(
+            argument_id=argument.pk,
+            step=shown_step,
+            user_message_id=user_message_id,
+            coach=coach,
+            error_code=code,
+            detail=detail,
+            **extra,
+        )
+        return _error(code, detail)
+
+    try:
+        state = await sync_to_async(load_turn_state)(
+            argument_id=argument.pk, user_message_id=user_message_id
+        )
+        current = state.argument.current_step
+        if step != current:
+            yield await fail(
+                "coach_step_mismatch",
+                f"the page shows step {step!r} but the argument is on {current!r}; reload",
+            )
+            return
+        context = _context(state, message)
+        out: list[_Reply] = []
+        source = (
+            _ai_reply(state, message, context, out)
+            if coach == "ai"
+            else _offline_reply(state, message, out)
+        )
+        async for line in source:
+            yield line
+        reply = out[0]
+        raw = reply.result.to_json()
+        if not reply.result.assistantText.strip():
+            yield await fail(
+                "coach_empty_response",
+                "the coach's reply has no assistantText",
+                accounting=reply.accounting,
+                raw_result=raw,
+            )
+            return
+        try:
+            guarded = apply_guards(result=reply.result, context=context)
+        except GuardRejected as rejected:
+            yield await fail(
+                "coach_validation_failed",
+                rejected.reason,
+                accounting=reply.accounting,
+                raw_result=raw,
+                decisions=[d.to_json() for d in rejected.decisions],
+            )
+            return
+        final = guarded.result.to_json()
+        saved = await sync_to_async(record_success)(
+            argument_id=argument.pk,
+            step=current,
+            user_message_id=user_message_id,
+            coach=coach,
+            raw_result=raw,
+            guarded_result=final,
+            decisions=[d.to_json() for d in guarded.decisions],
+            accounting=reply.accounting,
+        )
+        yield {"type": "result", "result": final, "message_id": saved.pk}
+    except TurnFailed as failed:
+        yield await fail(
+            failed.code, failed.detail, accounting=failed.accounting, raw_result=failed.raw
+        )
+    except Exception as error:  # noqa: BLE001 - the student must get an answer line
+        # A bug here must not leave the page waiting on a silent stream; the
+        # student's message is already saved and the draft is untouched.
+        logger.exception("coach turn failed for argument %s", argument.pk)
+        yield await fail("coach_stream_failed", f"internal error: {type(error).__name__}")
