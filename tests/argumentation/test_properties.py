@@ -1,0 +1,115 @@
+"""The solver agrees with exhaustive search on random small frameworks.
+
+Frameworks of up to 9 arguments with arbitrary attacks, self-attacks
+included, are compared with :mod:`tests.argumentation.brute_force` on every
+semantics: the extension sets, their counts, one extension, the grounded
+labelling, and both acceptance modes for every argument, with every witness
+checked against the reference set of extensions.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from argumentation import (
+    SEMANTICS,
+    ArgumentationFramework,
+    count_extensions,
+    credulous_acceptance,
+    extensions,
+    grounded_labelling,
+    is_admissible,
+    is_complete,
+    is_conflict_free,
+    is_stable,
+    skeptical_acceptance,
+    some_extension,
+)
+
+from .brute_force import BruteForce
+
+Pairs = set[tuple[int, int]]
+
+
+@st.composite
+def frameworks(draw: st.DrawFn) -> tuple[list[int], Pairs]:
+    n = draw(st.integers(min_value=0, max_value=9))
+    pairs = [(a, b) for a in range(n) for b in range(n)]
+    # Sparse graphs have many SCCs and components, dense ones one big SCC.
+    density = draw(st.sampled_from([0.08, 0.15, 0.25, 0.4]))
+    rolls = draw(st.lists(st.floats(0, 1), min_size=len(pairs), max_size=len(pairs)))
+    return list(range(n)), {pair for pair, roll in zip(pairs, rolls, strict=True) if roll < density}
+
+
+def _pair(arguments: list[int], attacks: Pairs) -> tuple[ArgumentationFramework, BruteForce]:
+    return ArgumentationFramework(arguments, attacks), BruteForce(arguments, attacks)
+
+
+@settings(max_examples=250, deadline=None)
+@given(frameworks())
+def test_it_enumerates_the_same_extensions_as_brute_force(framework: tuple[list[int], Pairs]):
+    af, reference = _pair(*framework)
+    for semantics in SEMANTICS:
+        listed = list(extensions(af, semantics))
+        assert len(listed) == len(set(listed)), semantics
+        assert set(listed) == reference.extensions(semantics), semantics
+
+
+@settings(max_examples=200, deadline=None)
+@given(frameworks())
+def test_it_counts_and_picks_extensions_like_brute_force(framework: tuple[list[int], Pairs]):
+    af, reference = _pair(*framework)
+    for semantics in SEMANTICS:
+        expected = reference.extensions(semantics)
+        assert count_extensions(af, semantics) == len(expected), semantics
+        one = some_extension(af, semantics)
+        if expected:
+            assert one in expected, semantics
+        else:
+            assert one is None, semantics
+
+
+@settings(max_examples=200, deadline=None)
+@given(frameworks())
+def test_it_labels_like_the_least_complete_extension(framework: tuple[list[int], Pairs]):
+    af, reference = _pair(*framework)
+    assert {a: str(label) for a, label in grounded_labelling(af).items()} == (
+        reference.grounded_labels()
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(frameworks())
+def test_it_decides_acceptance_like_brute_force_with_valid_witnesses(
+    framework: tuple[list[int], Pairs],
+):
+    af, reference = _pair(*framework)
+    for semantics in SEMANTICS:
+        expected = reference.extensions(semantics)
+        for argument in af.arguments:
+            credulous = credulous_acceptance(af, argument, semantics)
+            assert credulous.accepted == any(argument in e for e in expected), (semantics, argument)
+            if credulous.accepted:
+                assert credulous.witness in expected
+                assert argument in credulous.witness
+            else:
+                assert credulous.witness is None
+            skeptical = skeptical_acceptance(af, argument, semantics)
+            assert skeptical.accepted == all(argument in e for e in expected), (semantics, argument)
+            if skeptical.accepted:
+                assert skeptical.witness is None
+            else:
+                assert skeptical.witness in expected
+                assert argument not in skeptical.witness
+
+
+@settings(max_examples=200, deadline=None)
+@given(frameworks(), st.data())
+def test_it_verifies_sets_like_brute_force(framework: tuple[list[int], Pairs], data: st.DataObject):
+    af, reference = _pair(*framework)
+    chosen = frozenset(data.draw(st.sets(st.sampled_from(af.arguments))) if af.arguments else ())
+    assert is_conflict_free(af, chosen) == reference.conflict_free(chosen)
+    assert is_admissible(af, chosen) == reference.admissible(chosen)
+    assert is_complete(af, chosen) == reference.complete(chosen)
+    assert is_stable(af, chosen) == reference.stable(chosen)
