@@ -137,7 +137,13 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Seconds before Redis hands an unacknowledged task (its worker died) to another worker.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+}
+# A debate's worker holds it for this long between heartbeats (debates/claiming.py);
+# longer than one model call with its retries.
+DEBATE_LEASE_SECONDS = float(os.environ.get("DEBATE_LEASE_SECONDS", "300"))
 
 # --- The language model -----------------------------------------------------
 # The anthropic SDK itself reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL.
