@@ -18,7 +18,8 @@ Pure code, no model call: the outcome of a debate is computed, not asked for.
 
 ``summarize`` maps an outcome to the JSON stored as a debate's output, with
 the keys the pages read: ``commonGround``, ``camps``, ``disputed``,
-``cruxes``, ``faultLines`` (what each camp holds that no other camp does),
+``cruxes``, ``faultLines`` (between the largest camp and each other camp:
+what each side holds that the other does not),
 ``evidenceLedger`` (per persona), ``resolutionPaths`` (the settling
 questions), ``flipConditions`` (which defeated arguments would come back if
 their accepted attackers fell) and ``labels``.
@@ -52,6 +53,8 @@ __all__ = [
 ]
 
 TOP_CRUXES = 3
+# Fault lines drawn from the largest camp to at most this many others.
+MAX_FAULT_LINES = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,19 +186,26 @@ def extract_outcome(
 def _fault_lines(
     outcome: DebateOutcome, arguments: Mapping[Hashable, ArgumentInfo]
 ) -> list[dict[str, Any]]:
+    """Where the largest camp parts from each other camp: what each side holds alone."""
     if len(outcome.camps) < 2:
         return []
+    first = outcome.camps[0]
+
+    def side(members: Iterable[Hashable]) -> dict[str, Any]:
+        members = list(members)
+        return {
+            "arguments": members,
+            "speakers": sorted({arguments[a].speaker for a in members if a in arguments}),
+            "claims": [arguments[a].claim for a in members if a in arguments],
+        }
+
     lines = []
-    for number, camp in enumerate(outcome.camps, start=1):
-        others = set().union(*(set(c) for c in outcome.camps if c is not camp))
-        exclusive = [a for a in camp if a not in others]
+    for number, camp in enumerate(outcome.camps[1 : MAX_FAULT_LINES + 1], start=2):
         lines.append(
             {
-                "camp": number,
-                "arguments": list(camp),
-                "exclusiveArguments": exclusive,
-                "speakers": sorted({arguments[a].speaker for a in exclusive if a in arguments}),
-                "claims": [arguments[a].claim for a in exclusive if a in arguments],
+                "camps": [1, number],
+                "sideA": side(a for a in first if a not in set(camp)),
+                "sideB": side(a for a in camp if a not in set(first)),
             }
         )
     return lines

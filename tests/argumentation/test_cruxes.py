@@ -123,10 +123,10 @@ def test_it_maps_the_outcome_to_the_summary():
     assert summary["resolutionPaths"] == [
         {"crux": c.assumption, "question": c.settling_question} for c in outcome.cruxes
     ]
-    assert [(f["camp"], f["exclusiveArguments"], f["speakers"]) for f in summary["faultLines"]] == [
-        (1, ["a"], ["Ann"]),
-        (2, ["b"], ["Bob"]),
-    ]
+    (line,) = summary["faultLines"]
+    assert line["camps"] == [1, 2]
+    assert (line["sideA"]["arguments"], line["sideA"]["speakers"]) == (["a"], ["Ann"])
+    assert (line["sideB"]["arguments"], line["sideB"]["claims"]) == (["b"], ["claim of b"])
     assert summary["flipConditions"] == [
         {
             "argument": "d",
@@ -144,6 +144,18 @@ def test_it_maps_the_outcome_to_the_summary():
     assert [e["text"] for e in ledger["Bob"]["evidence"]] == ["e2", "e3"]
     assert ledger["Ann"]["accepted"] == 1
     assert summary["labels"] == {"a": "UNDEC", "b": "UNDEC", "c": "IN", "d": "OUT", "e": "IN"}
+
+
+def test_it_draws_fault_lines_from_the_largest_camp_to_each_other_camp():
+    outcome = extract_outcome(af=THREE_CAMPS, arguments={})
+    summary = summarize(outcome=outcome, af=THREE_CAMPS, arguments={})
+    assert [
+        (f["camps"], f["sideA"]["arguments"], f["sideB"]["arguments"])
+        for f in summary["faultLines"]
+    ] == [
+        ([1, 2], ["c"], ["d"]),
+        ([1, 3], ["a"], ["b"]),
+    ]
 
 
 def test_it_has_no_fault_lines_without_a_split():

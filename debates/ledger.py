@@ -1,0 +1,112 @@
+"""The cost ledger: one ``LLMCall`` row per paid request, written the moment it returns.
+
+Why a row per request hash, written outside the stage's transaction: a worker
+can die after a call was paid but before its stage committed. The next
+attempt rebuilds the same prompts from the same saved state, so the same
+request hash; finding the row, it re-reads the stored reply instead of paying
+again (:func:`replay`). Failed calls are kept too, with whatever usage they
+reported, and are replayed as the same failure, so a resumed stage sees
+exactly what the interrupted one saw.
+
+``Debate.cost_usd`` is kept in step with the ledger in the same transaction,
+for list pages; :func:`spent_usd` is the ledger's own sum.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Sum
+from pydantic import BaseModel, ValidationError
+
+from debates.models import CallStatus, Debate, LLMCall
+from llm import LLMError, StructuredReply
+
+__all__ = ["cost_by_model", "find_call", "record_call", "replay", "spent_usd"]
+
+
+def find_call(*, debate_id: int, request_hash: str) -> LLMCall | None:
+    return LLMCall.objects.filter(debate_id=debate_id, request_hash=request_hash).first()
+
+
+def record_call(
+    *,
+    debate_id: int,
+    stage: str,
+    round: int,
+    persona_id: int | None,
+    model: str,
+    request_hash: str,
+    reply: StructuredReply | None = None,
+    error: LLMError | None = None,
+    latency_ms: float = 0.0,
+) -> LLMCall:
+    """Save one finished call (a reply or an error) and add its cost to the debate.
+
+    If a row for the same request already exists (two attempts raced past the
+    lease), that row wins and nothing is added twice.
+    """
+    if (reply is None) == (error is None):
+        raise ValueError("record_call needs exactly one of reply or error")
+    usage = reply.usage if reply is not None else error.usage
+    cost = reply.cost_usd if reply is not None else (error.cost_usd or Decimal(0))
+    fields = {
+        "stage": stage,
+        "round": round,
+        "persona_id": persona_id,
+        "model": model,
+        "input_tokens": usage.input_tokens if usage else 0,
+        "output_tokens": usage.output_tokens if usage else 0,
+        "cache_creation_input_tokens": usage.cache_creation_input_tokens if usage else 0,
+        "cache_read_input_tokens": usage.cache_read_input_tokens if usage else 0,
+        "cost_usd": cost,
+        "latency_ms": round_ms(reply.latency_ms if reply is not None else latency_ms),
+        "status": CallStatus.OK if reply is not None else CallStatus.FAILED,
+        "error_code": "" if error is None else error.code,
+        "error_detail": "" if error is None else (error.detail or str(error))[:2000],
+        "raw_text": (reply.raw_text if reply is not None else error.raw_text) or "",
+    }
+    try:
+        with transaction.atomic():
+            call = LLMCall.objects.create(debate_id=debate_id, request_hash=request_hash, **fields)
+            Debate.objects.filter(pk=debate_id).update(cost_usd=F("cost_usd") + cost)
+    except IntegrityError:
+        return LLMCall.objects.get(debate_id=debate_id, request_hash=request_hash)
+    return call
+
+
+def round_ms(value: float) -> int:
+    return max(0, int(value + 0.5))
+
+
+def replay(call: LLMCall, *, output_model: type[BaseModel]) -> BaseModel | LLMError:
+    """The stored outcome of a call: the parsed reply, or the error it ended with."""
+    if call.status == CallStatus.OK:
+        try:
+            return output_model.model_validate_json(call.raw_text)
+        except ValidationError as exc:  # only if the schema changed under the same hash
+            return LLMError("validation_failed", f"stored reply no longer validates: {exc}")
+    return LLMError(call.error_code or "call_failed", call.error_detail)
+
+
+def spent_usd(*, debate_id: int) -> Decimal:
+    total = LLMCall.objects.filter(debate_id=debate_id).aggregate(total=Sum("cost_usd"))["total"]
+    return total or Decimal(0)
+
+
+def cost_by_model(*, debate_id: int | None = None) -> list[dict]:
+    """Calls, tokens and cost per model, for one debate or all of them (admin)."""
+    calls = LLMCall.objects.all()
+    if debate_id is not None:
+        calls = calls.filter(debate_id=debate_id)
+    return list(
+        calls.values("model")
+        .annotate(
+            calls=Count("id"),
+            input_tokens=Sum("input_tokens"),
+            output_tokens=Sum("output_tokens"),
+            cost_usd=Sum("cost_usd"),
+        )
+        .order_by("model")
+    )

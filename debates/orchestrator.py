@@ -1,0 +1,270 @@
+"""Run one debate from wherever it stands to its end, safely more than once.
+
+``run_debate(debate_id=...)`` is what the Celery task (and the no-broker
+thread, see debates/services.py) calls. In order:
+
+1. Claim the debate (debates/claiming.py): a conditional UPDATE wins it for a
+   ``queued`` debate or a ``running`` one whose lease expired. Otherwise
+   report ``busy`` (retry later), ``finished`` or ``missing`` and do nothing.
+2. First attempt only: record ``debate_start``.
+3. Walk the plan ``decompose, arguments, (attacks r, validation r) for r in
+   1..R`` (debates/stages.py), skipping every stage that has a ``StageRun``
+   row — that is how a resumed run continues from its last saved stage. For
+   each remaining stage: build its calls from the saved state; stop with
+   CRITICAL_DEFECT if their estimated cost exceeds what is left of the budget;
+   run them concurrently (calls already in the ledger are replayed, not paid);
+   then, in ONE transaction under the lease, write the stage's rows, its
+   events, its ``StageRun`` and, if the stop check fires, the final output and
+   ``debate_complete``. A crash anywhere leaves either all of a stage or none
+   of it.
+4. Any unexpected error marks the debate ``failed`` with a ``debate_error``
+   event. A missing API key is such an error, with a message saying so.
+
+Sequential depth 2 + 2R stages; calls 1 + P + R·(P+1) at most (a validation
+stage with no attack to judge makes no call).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import uuid
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from argumentation.cruxes import extract_outcome, summarize
+from debates import events
+from debates.budget import estimate_stage_cost
+from debates.calls import CallRunner
+from debates.claiming import Claim, LeaseLost, claim_debate, hold_lease, renew_lease
+from debates.graph import argument_infos, snapshot
+from debates.ledger import find_call, spent_usd
+from debates.models import Debate, DebateStatus, StageRun, StopReason
+from debates.stages import STAGES, plan
+from debates.state import load_state, state_hash
+from debates.stopping import StopDecision, budget_decision
+from llm import LLMError
+
+__all__ = ["RunSettings", "final_output", "run_debate", "worker_name"]
+
+logger = logging.getLogger(__name__)
+
+# Stop reasons that mean "the graph settled", announced with graph_convergence.
+CONVERGENCE_REASONS = frozenset(
+    {StopReason.CONSENSUS, StopReason.STABLE_DISSENT, StopReason.EVIDENCE_EXHAUSTED}
+)
+
+
+def worker_name() -> str:
+    """A name unique to this attempt: host, process and a random suffix."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+@dataclass(frozen=True, slots=True)
+class RunSettings:
+    lease_seconds: float
+    timeout: float
+    max_retries: int
+    prices: dict
+    cheap_model: str
+
+    @classmethod
+    def from_django(cls) -> RunSettings:
+        return cls(
+            lease_seconds=float(settings.DEBATE_LEASE_SECONDS),
+            timeout=float(settings.LLM_TIMEOUT_SECONDS),
+            max_retries=int(settings.LLM_MAX_RETRIES),
+            prices=settings.LLM_PRICES,
+            cheap_model=settings.CHEAP_MODEL,
+        )
+
+
+def run_debate(*, debate_id: int, worker: str | None = None) -> Claim:
+    """Claim and run (or resume) a debate; returns the claim outcome."""
+    config = RunSettings.from_django()
+    worker = worker or worker_name()
+    claim = claim_debate(debate_id=debate_id, worker=worker, lease_seconds=config.lease_seconds)
+    if claim.outcome != "claimed":
+        logger.info("debate %s not run by %s: %s", debate_id, worker, claim.outcome)
+        return claim
+    try:
+        with CallRunner(
+            timeout=config.timeout, max_retries=config.max_retries, prices=config.prices
+        ) as runner:
+            _Run(debate_id=debate_id, worker=worker, config=config, runner=runner).run()
+    except LeaseLost:
+        logger.warning("debate %s: %s lost its lease; the new holder carries on", debate_id, worker)
+    except LLMError as error:
+        if error.code == "unavailable":
+            _fail(debate_id, worker, "An Anthropic API key is needed to run debates.", error)
+        else:
+            _fail(debate_id, worker, "A model call failed.", error)
+    except Exception as error:
+        logger.exception("debate %s failed", debate_id)
+        _fail(debate_id, worker, "The debate failed unexpectedly.", error)
+    return claim
+
+
+@dataclass
+class _Run:
+    debate_id: int
+    worker: str
+    config: RunSettings
+    runner: CallRunner
+
+    def renew(self) -> None:
+        renew_lease(
+            debate_id=self.debate_id, worker=self.worker, lease_seconds=self.config.lease_seconds
+        )
+
+    def run(self) -> None:
+        debate = Debate.objects.get(pk=self.debate_id)
+        if debate.event_seq == 0:
+            with transaction.atomic():
+                debate = hold_lease(debate_id=self.debate_id, worker=self.worker)
+                events.record_event(
+                    debate=debate, type=events.DEBATE_START, payload=start_payload(debate)
+                )
+        done = set(StageRun.objects.filter(debate=debate).values_list("name", "round"))
+        for name, round in plan(max_rounds=debate.max_rounds):
+            if (name, round) in done:
+                continue
+            if self.run_stage(name, round):
+                return
+        # Only reachable if the last validation did not stop (it always does at max rounds).
+        with transaction.atomic():
+            locked = hold_lease(debate_id=self.debate_id, worker=self.worker)
+            finish(
+                locked,
+                StopDecision(StopReason.MAX_ROUNDS, "All rounds are done."),
+            )
+
+    def run_stage(self, name: str, round: int) -> bool:
+        """Run one stage; True when the debate ended with it."""
+        self.renew()
+        stage = STAGES[name]
+        debate = Debate.objects.get(pk=self.debate_id)
+        state = load_state(debate)
+        specs = stage.specs(state=state, round=round, cheap_model=self.config.cheap_model)
+        unpaid = [
+            s for s in specs if not find_call(debate_id=debate.pk, request_hash=s.request_hash)
+        ]
+        stop = budget_decision(
+            budget=debate.budget_usd,
+            spent=spent_usd(debate_id=debate.pk),
+            next_stage=f"{name} (round {round})",
+            estimate=estimate_stage_cost(unpaid, prices=self.config.prices),
+        )
+        if stop is not None:
+            with transaction.atomic():
+                finish(hold_lease(debate_id=self.debate_id, worker=self.worker), stop)
+            return True
+        results = self.runner.run(debate_id=debate.pk, specs=specs, on_result=self.renew)
+        with transaction.atomic():
+            locked = hold_lease(debate_id=self.debate_id, worker=self.worker)
+            stop = stage.commit(debate=locked, state=state, round=round, results=results)
+            StageRun.objects.create(
+                debate=locked,
+                name=name,
+                round=round,
+                input_hash=state_hash(state),
+                output_hash=state_hash(load_state(locked)),
+                calls=len(specs),
+                cost_usd=sum((r.cost_usd for r in results), Decimal(0)),
+            )
+            if stop is not None:
+                finish(locked, stop)
+                return True
+        return False
+
+
+def start_payload(debate: Debate) -> dict:
+    return {
+        "topic": debate.topic,
+        "personas": [{"id": p.id, "name": p.name} for p in debate.personas.order_by("id")],
+        "max_rounds": debate.max_rounds,
+        "budget_usd": str(debate.budget_usd),
+    }
+
+
+def final_output(debate: Debate, decision: StopDecision) -> dict:
+    """The stored output: the crux summary of the final graph plus how it ended."""
+    state = load_state(debate)
+    af = snapshot(state).framework
+    infos = argument_infos(state)
+    output = summarize(outcome=extract_outcome(af=af, arguments=infos), af=af, arguments=infos)
+    output.update(
+        {
+            "stopReason": decision.reason.value,
+            "stopDetail": decision.detail,
+            "roundsCompleted": debate.rounds_completed,
+            "claims": list(state.claims),
+        }
+    )
+    return output
+
+
+def finish(debate: Debate, decision: StopDecision) -> None:
+    """Inside the stage's transaction: store the outcome and announce the end."""
+    output = final_output(debate, decision)
+    status = (
+        DebateStatus.STOPPED if decision.reason == StopReason.CRITICAL_DEFECT else DebateStatus.DONE
+    )
+    if decision.reason in CONVERGENCE_REASONS:
+        events.record_event(
+            debate=debate,
+            type=events.GRAPH_CONVERGENCE,
+            payload={
+                "round": debate.rounds_completed,
+                "stop_reason": decision.reason.value,
+                "detail": decision.detail,
+                "camps": len(output["camps"]),
+            },
+        )
+    cost = Debate.objects.filter(pk=debate.pk).values_list("cost_usd", flat=True).get()
+    events.record_event(
+        debate=debate,
+        type=events.DEBATE_COMPLETE,
+        payload={
+            "status": status.value,
+            "stop_reason": decision.reason.value,
+            "detail": decision.detail,
+            "round": debate.rounds_completed,
+            "cost_usd": str(cost),
+            "output": output,
+        },
+    )
+    Debate.objects.filter(pk=debate.pk).update(
+        status=status,
+        stop_reason=decision.reason.value,
+        stop_detail=decision.detail,
+        output=output,
+        finished_at=timezone.now(),
+        lease_expires_at=None,
+        updated_at=timezone.now(),
+    )
+
+
+def _fail(debate_id: int, worker: str, message: str, error: Exception) -> None:
+    try:
+        with transaction.atomic():
+            debate = hold_lease(debate_id=debate_id, worker=worker)
+            events.record_event(
+                debate=debate,
+                type=events.DEBATE_ERROR,
+                payload={"error": message, "detail": str(error)[:500]},
+            )
+            Debate.objects.filter(pk=debate_id).update(
+                status=DebateStatus.FAILED,
+                error=f"{message} {error}"[:2000],
+                finished_at=timezone.now(),
+                lease_expires_at=None,
+                updated_at=timezone.now(),
+            )
+    except LeaseLost:
+        logger.warning("debate %s: not marked failed, %s lost its lease", debate_id, worker)

@@ -1,0 +1,91 @@
+"""The shapes of the model's structured replies in a debate (sent as JSON schemas).
+
+The class names are the schema titles on the wire, which is how the fake
+debate model in tests tells the four kinds of request apart.
+
+Counts the issue asks for (2-4 claims, 2-4 arguments, 0-4 attacks) are asked
+for in the prompts and field descriptions, and enforced by the orchestrator by
+keeping the first ones, not by rejecting the reply: a persona that offers a
+fifth argument has still produced four good ones, and a rejected reply would
+be paid for and wasted.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+__all__ = [
+    "ArgumentDraft",
+    "AttackDraft",
+    "AttackValidations",
+    "AttackVerdict",
+    "PersonaArguments",
+    "PersonaAttacks",
+    "TopicDecomposition",
+]
+
+MAX_CLAIMS = 4
+MAX_ARGUMENTS = 4
+MAX_ATTACKS = 4
+
+
+class TopicDecomposition(BaseModel):
+    claims: list[str] = Field(
+        min_length=1,
+        description="2 to 4 distinct, debatable claims that together cover the topic.",
+    )
+
+
+class ArgumentDraft(BaseModel):
+    claim: str = Field(description="The conclusion, one sentence.")
+    premises: list[str] = Field(description="The reasons given for the claim.")
+    assumptions: list[str] = Field(
+        description="What must be true for the premises to support the claim, stated plainly."
+    )
+    evidence: list[str] = Field(description="Facts, studies or examples cited; may be empty.")
+
+
+class PersonaArguments(BaseModel):
+    arguments: list[ArgumentDraft] = Field(
+        min_length=1, description="2 to 4 arguments for your position."
+    )
+
+
+class AttackDraft(BaseModel):
+    target_id: str = Field(description='The id of the attacked argument, e.g. "A3".')
+    type: Literal["rebut", "undermine", "undercut"] = Field(
+        description="rebut: denies the claim; undermine: denies a premise; "
+        "undercut: denies an assumption linking premises to claim."
+    )
+    target_component: Literal["claim", "premise", "assumption"]
+    target_index: int = Field(
+        ge=0, description="0 for the claim; else the premise/assumption index."
+    )
+    counter_proposition: str = Field(description="What you assert instead, one sentence.")
+    rationale: str = Field(description="Why the target fails.")
+    assumptions: list[str] = Field(description="What your counter-argument takes for granted.")
+    evidence: list[str] = Field(description="Facts, studies or examples cited; may be empty.")
+    confidence: float = Field(ge=0.0, le=1.0)
+
+
+class PersonaAttacks(BaseModel):
+    attacks: list[AttackDraft] = Field(
+        description="0 to 4 attacks on other personas' arguments; empty if none is warranted."
+    )
+
+
+class AttackVerdict(BaseModel):
+    attack_id: str = Field(description='The id of the attack judged, e.g. "T2".')
+    no_fallacy: bool
+    relevant: bool
+    type_correct: bool = Field(description="The attack type fits the targeted component.")
+    target_exists: bool = Field(description="The targeted component exists in the argument.")
+    valid: bool
+    strength: float = Field(ge=0.0, le=1.0)
+    corrections: str = Field(description="What is wrong or how to fix it; empty if nothing.")
+
+
+class AttackValidations(BaseModel):
+    verdicts: list[AttackVerdict] = Field(description="One verdict per attack, in any order.")

@@ -1,0 +1,149 @@
+"""Starting debates: the one function the new-debate view calls, and the cost estimate.
+
+How a debate runs depends on whether there is a broker:
+
+- With ``REDIS_URL`` (Celery not eager): ``create_debate`` enqueues the task
+  with ``delay_on_commit``, so a worker never looks for a row that is not
+  committed yet. Start workers with ``make worker``.
+- Without it (``make run``'s default, ``CELERY_TASK_ALWAYS_EAGER``): an eager
+  task would run the whole debate inside the POST that created it. Instead,
+  on commit, the debate runs in a daemon thread of the web process, through
+  the same orchestrator; the SSE view follows it by polling the event table.
+  A server restart kills such threads: ``manage.py resume_debates`` (or
+  :func:`resume_stale_debates`) starts again every debate whose lease expired,
+  and it resumes from its last saved stage.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable, Sequence
+from datetime import timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import connections, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from debates import orchestrator
+from debates.budget import estimate_debate_cost
+from debates.models import MAX_ROUNDS, MIN_ROUNDS, Debate, DebateStatus, Persona
+from llm import api_key_configured
+
+__all__ = [
+    "MIN_PERSONAS",
+    "create_debate",
+    "debates_available",
+    "estimate_cost",
+    "launch",
+    "resume_stale_debates",
+    "uses_broker",
+]
+
+logger = logging.getLogger(__name__)
+
+MIN_PERSONAS = 2
+NO_KEY_MESSAGE = "An Anthropic API key (ANTHROPIC_API_KEY) is needed to run debates."
+
+
+def debates_available() -> bool:
+    """Debates need the model: without an API key, the pages say a key is needed."""
+    return api_key_configured()
+
+
+def uses_broker() -> bool:
+    return not settings.CELERY_TASK_ALWAYS_EAGER
+
+
+def estimate_cost(*, personas: Iterable[Persona], rounds: int) -> Decimal:
+    """Estimated USD cost of a full debate, shown before it starts (rounded up to cents)."""
+    estimate = estimate_debate_cost(
+        persona_models=[p.effective_model for p in personas],
+        rounds=rounds,
+        cheap_model=settings.CHEAP_MODEL,
+        prices=settings.LLM_PRICES,
+    )
+    return estimate.quantize(Decimal("0.01"), rounding="ROUND_CEILING")
+
+
+def create_debate(
+    *,
+    topic: str,
+    persona_ids: Sequence[int],
+    max_rounds: int,
+    budget_usd: Decimal,
+    creator,
+) -> Debate:
+    """Save a queued debate and have it run once the transaction commits."""
+    if not debates_available():
+        raise ValidationError(NO_KEY_MESSAGE, code="no_api_key")
+    topic = (topic or "").strip()
+    if not topic:
+        raise ValidationError("A debate needs a topic.", code="topic")
+    personas = list(Persona.objects.filter(pk__in=set(persona_ids), active=True))
+    if len(personas) < MIN_PERSONAS:
+        raise ValidationError(f"Choose at least {MIN_PERSONAS} active personas.", code="personas")
+    if not MIN_ROUNDS <= int(max_rounds) <= MAX_ROUNDS:
+        raise ValidationError(
+            f"Rounds must be between {MIN_ROUNDS} and {MAX_ROUNDS}.", code="rounds"
+        )
+    budget = Decimal(budget_usd)
+    if budget <= 0:
+        raise ValidationError("The budget must be positive.", code="budget")
+    with transaction.atomic():
+        debate = Debate.objects.create(
+            topic=topic,
+            max_rounds=int(max_rounds),
+            budget_usd=budget,
+            creator=creator if getattr(creator, "is_authenticated", False) else None,
+        )
+        debate.personas.set(personas)
+        launch(debate.pk)
+    return debate
+
+
+def launch(debate_id: int) -> None:
+    """Run the debate after the current transaction commits (see the module docstring)."""
+    if uses_broker():
+        from debates.tasks import run_debate
+
+        run_debate.delay_on_commit(debate_id)
+    else:
+        transaction.on_commit(lambda: start_thread(debate_id))
+
+
+def start_thread(debate_id: int) -> threading.Thread:
+    thread = threading.Thread(
+        target=_run_in_thread, args=(debate_id,), name=f"debate-{debate_id}", daemon=True
+    )
+    thread.start()
+    return thread
+
+
+def _run_in_thread(debate_id: int) -> None:
+    try:
+        orchestrator.run_debate(debate_id=debate_id)
+    except Exception:  # a thread has nobody to raise to
+        logger.exception("debate %s: background run failed", debate_id)
+    finally:
+        connections.close_all()  # this thread's connections only
+
+
+def resume_stale_debates() -> list[int]:
+    """Relaunch debates nobody is running: running with an expired lease, or never claimed."""
+    now = timezone.now()
+    stale = Debate.objects.filter(
+        Q(status=DebateStatus.RUNNING, lease_expires_at__lt=now)
+        | Q(
+            status=DebateStatus.QUEUED,
+            created_at__lt=now - timedelta(seconds=settings.DEBATE_LEASE_SECONDS),
+        )
+    ).values_list("pk", flat=True)
+    ids = list(stale)
+    for debate_id in ids:
+        with transaction.atomic():
+            launch(debate_id)
+    return ids

@@ -1,0 +1,478 @@
+"""The four pipeline stages as named units: what each asks, and what it writes.
+
+Each stage has two halves:
+
+- ``specs(state, round)`` — the model calls the stage needs, built only from
+  the saved state (so a resumed run rebuilds byte-identical requests and the
+  ledger recognises the ones already paid);
+- ``commit(debate, state, round, results)`` — runs inside the stage's single
+  transaction: writes the stage's rows and events and returns a stop decision
+  when the round leaves the debate nothing to go on with.
+
+``decompose`` (round 0, cheap model): 2-4 claims framing the topic.
+``arguments`` (round 0, one call per persona): the opening arguments.
+``attacks`` (round r, one call per persona): attacks on others' arguments,
+each creating a counter-argument node; attacks on unknown ids, on the
+speaker's own arguments or on a component that does not exist are dropped
+and recorded.
+``validation`` (round r, one cheap batch call): verdicts, deduplication, the
+semantics and the stop check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from debates import events
+from debates.budget import expected_output_tokens
+from debates.calls import CallResult, CallSpec
+from debates.graph import counted_arguments, counted_attacks, snapshot
+from debates.models import (
+    ArgumentOrigin,
+    Attack,
+    AttackStatus,
+    AttackValidation,
+    Debate,
+    DebateArgument,
+    DropReason,
+    StageName,
+    StopReason,
+    TargetComponent,
+)
+from debates.payloads import argument_payload, attack_payload, validation_payload
+from debates.prompts import arguments_prompt, attacks_prompt, decompose_prompt, validation_prompt
+from debates.schemas import (
+    MAX_ARGUMENTS,
+    MAX_ATTACKS,
+    MAX_CLAIMS,
+    AttackValidations,
+    PersonaArguments,
+    PersonaAttacks,
+    TopicDecomposition,
+)
+from debates.state import ArgumentView, AttackView, DebateState, load_state
+from debates.stopping import StopDecision, round_decision
+
+__all__ = ["STAGES", "Stage", "plan", "verdict_is_valid"]
+
+DECOMPOSE_MAX_TOKENS = 600
+PERSONA_MAX_TOKENS = 2500
+VALIDATION_MAX_TOKENS_BASE = 400
+VALIDATION_MAX_TOKENS_PER_ATTACK = 250
+
+
+class Stage(Protocol):
+    name: str
+
+    def specs(self, *, state: DebateState, round: int, cheap_model: str) -> list[CallSpec]: ...
+
+    def commit(
+        self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
+    ) -> StopDecision | None: ...
+
+
+def plan(*, max_rounds: int) -> list[tuple[str, int]]:
+    """Every stage of a full debate in order: depth 2 + 2R."""
+    stages = [(StageName.DECOMPOSE.value, 0), (StageName.ARGUMENTS.value, 0)]
+    for r in range(1, max_rounds + 1):
+        stages += [(StageName.ATTACKS.value, r), (StageName.VALIDATION.value, r)]
+    return stages
+
+
+def _clean(items: Sequence[str]) -> list[str]:
+    return [item.strip() for item in items if item and item.strip()]
+
+
+def _failures(results: Sequence[CallResult], state: DebateState) -> list[dict]:
+    return [
+        {
+            "persona": state.persona(r.spec.persona_id).name if r.spec.persona_id else None,
+            "error": r.error.code if r.error else "unknown",
+        }
+        for r in results
+        if not r.ok
+    ]
+
+
+def _next_key_number(debate: Debate) -> int:
+    """Keys are A1, A2, ... in creation order; the next number after the highest."""
+    keys = DebateArgument.objects.filter(debate=debate).values_list("key", flat=True)
+    return max((int(key[1:]) for key in keys), default=0) + 1
+
+
+def _graph_update(debate: Debate, round: int) -> dict:
+    snap = snapshot(load_state(debate))
+    cost = Debate.objects.filter(pk=debate.pk).values_list("cost_usd", flat=True).get()
+    return {
+        "round": round,
+        "labels": snap.labels,
+        "counts": snap.counts,
+        "camps": len(snap.camps),
+        "grounded": list(snap.grounded),
+        "attacks": [list(edge) for edge in sorted(snap.framework.attacks)],
+        "cost_so_far": str(cost),
+    }
+
+
+class Decompose:
+    name = StageName.DECOMPOSE.value
+
+    def specs(self, *, state: DebateState, round: int, cheap_model: str) -> list[CallSpec]:
+        return [
+            CallSpec(
+                stage=self.name,
+                round=0,
+                persona_id=None,
+                model=cheap_model,
+                prompt=decompose_prompt(topic=state.topic),
+                output_model=TopicDecomposition,
+                max_tokens=DECOMPOSE_MAX_TOKENS,
+                expected_output_tokens=expected_output_tokens(stage=self.name),
+            )
+        ]
+
+    def commit(
+        self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
+    ) -> StopDecision | None:
+        # The claims only frame the debate: without them, the topic itself is the claim.
+        result = results[0]
+        claims = _clean(result.parsed.claims)[:MAX_CLAIMS] if result.ok else []
+        debate.claims = claims or [state.topic]
+        Debate.objects.filter(pk=debate.pk).update(claims=debate.claims)
+        return None
+
+
+class OpeningArguments:
+    name = StageName.ARGUMENTS.value
+
+    def specs(self, *, state: DebateState, round: int, cheap_model: str) -> list[CallSpec]:
+        return [
+            CallSpec(
+                stage=self.name,
+                round=0,
+                persona_id=persona.id,
+                model=persona.model,
+                prompt=arguments_prompt(persona=persona, topic=state.topic, claims=state.claims),
+                output_model=PersonaArguments,
+                max_tokens=PERSONA_MAX_TOKENS,
+                expected_output_tokens=expected_output_tokens(stage=self.name),
+            )
+            for persona in state.personas
+        ]
+
+    def commit(
+        self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
+    ) -> StopDecision | None:
+        number = _next_key_number(debate)
+        created = []
+        for result in results:
+            if not result.ok:
+                continue
+            for draft in result.parsed.arguments[:MAX_ARGUMENTS]:
+                if not draft.claim.strip():
+                    continue
+                created.append(
+                    DebateArgument.objects.create(
+                        debate=debate,
+                        key=f"A{number}",
+                        speaker_id=result.spec.persona_id,
+                        round=0,
+                        claim=draft.claim.strip(),
+                        premises=_clean(draft.premises),
+                        assumptions=_clean(draft.assumptions),
+                        evidence=_clean(draft.evidence),
+                        origin=ArgumentOrigin.INITIAL,
+                    )
+                )
+                number += 1
+        events.record_event(
+            debate=debate,
+            type=events.ARGUMENTS_SUBMITTED,
+            payload={
+                "round": 0,
+                "claims": list(state.claims),
+                "arguments": [argument_payload(a) for a in created],
+                "failures": _failures(results, state),
+            },
+        )
+        events.record_event(
+            debate=debate, type=events.GRAPH_UPDATE, payload=_graph_update(debate, 0)
+        )
+        return round_decision(
+            round=0,
+            max_rounds=state.max_rounds,
+            defect=None if created else "Round 0 produced no argument at all.",
+            camps=1,
+            undecided=0,
+            label_history=[],
+            new_valid_attacks=0,
+        )
+
+
+def _bad_index(target: ArgumentView, component: str, index: int) -> bool:
+    if component == TargetComponent.CLAIM:
+        return index != 0
+    if component == TargetComponent.PREMISE:
+        return index >= len(target.premises)
+    return index >= len(target.assumptions)
+
+
+class Attacks:
+    name = StageName.ATTACKS.value
+
+    def specs(self, *, state: DebateState, round: int, cheap_model: str) -> list[CallSpec]:
+        before = snapshot(state, up_to_round=round - 1)
+        arguments = counted_arguments(state, up_to_round=round - 1)
+        attacks = counted_attacks(state, up_to_round=round - 1)
+        return [
+            CallSpec(
+                stage=self.name,
+                round=round,
+                persona_id=persona.id,
+                model=persona.model,
+                prompt=attacks_prompt(
+                    persona=persona,
+                    topic=state.topic,
+                    claims=state.claims,
+                    round=round,
+                    max_rounds=state.max_rounds,
+                    arguments=arguments,
+                    labels=before.labels,
+                    attacks=attacks,
+                ),
+                output_model=PersonaAttacks,
+                max_tokens=PERSONA_MAX_TOKENS,
+                expected_output_tokens=expected_output_tokens(stage=self.name),
+            )
+            for persona in state.personas
+        ]
+
+    def commit(
+        self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
+    ) -> StopDecision | None:
+        targets = {a.key: a for a in counted_arguments(state, up_to_round=round - 1)}
+        rows = {a.key: a for a in DebateArgument.objects.filter(debate=debate, key__in=targets)}
+        number = _next_key_number(debate)
+        proposed: list[Attack] = []
+        dropped: list[Attack] = []
+        counter_arguments: list[DebateArgument] = []
+        for result in results:
+            if not result.ok:
+                continue
+            speaker = result.spec.persona_id
+            for position, draft in enumerate(result.parsed.attacks[:MAX_ATTACKS]):
+                key = draft.target_id.strip()
+                target = targets.get(key)
+                reason = ""
+                if target is None:
+                    reason = DropReason.UNKNOWN_TARGET
+                elif target.speaker_id == speaker:
+                    reason = DropReason.OWN_ARGUMENT
+                elif _bad_index(target, draft.target_component, draft.target_index):
+                    reason = DropReason.BAD_COMPONENT
+                attack = Attack.objects.create(
+                    debate=debate,
+                    round=round,
+                    speaker_id=speaker,
+                    to_argument=rows.get(key) if target is not None else None,
+                    target_key=key[:40],
+                    type=draft.type,
+                    target_component=draft.target_component,
+                    target_index=draft.target_index,
+                    counter_proposition=draft.counter_proposition.strip(),
+                    rationale=draft.rationale.strip(),
+                    evidence=_clean(draft.evidence),
+                    confidence=min(1.0, max(0.0, draft.confidence)),
+                    status=AttackStatus.DROPPED if reason else AttackStatus.PENDING,
+                    drop_reason=reason,
+                    position=position,
+                )
+                if reason:
+                    dropped.append(attack)
+                    continue
+                counter = DebateArgument.objects.create(
+                    debate=debate,
+                    key=f"A{number}",
+                    speaker_id=speaker,
+                    round=round,
+                    claim=attack.counter_proposition or f"Against {key}",
+                    premises=[attack.rationale] if attack.rationale else [],
+                    assumptions=_clean(draft.assumptions),
+                    evidence=attack.evidence,
+                    origin=ArgumentOrigin.ATTACK,
+                    origin_attack=attack,
+                )
+                number += 1
+                attack.from_argument = counter
+                attack.save(update_fields=["from_argument"])
+                counter_arguments.append(counter)
+                proposed.append(attack)
+        failures = _failures(results, state)
+        events.record_event(
+            debate=debate,
+            type=events.ATTACKS_GENERATED,
+            payload={
+                "round": round,
+                "attacks": [attack_payload(a) for a in proposed],
+                "dropped": [attack_payload(a) for a in dropped],
+                "arguments": [argument_payload(a) for a in counter_arguments],
+                "failures": failures,
+            },
+        )
+        if results and len(failures) == len(results):
+            return StopDecision(
+                StopReason.CRITICAL_DEFECT, f"Round {round}: every persona's attack call failed."
+            )
+        return None
+
+
+def verdict_is_valid(verdict) -> bool:
+    """Valid only if the referee says so *and* every one of its checks passed."""
+    return bool(
+        verdict.valid
+        and verdict.no_fallacy
+        and verdict.relevant
+        and verdict.type_correct
+        and verdict.target_exists
+    )
+
+
+def _pending(state: DebateState, round: int) -> list[tuple[str, AttackView]]:
+    attacks = [a for a in state.attacks if a.round == round and a.status == AttackStatus.PENDING]
+    return [(f"T{i}", attack) for i, attack in enumerate(attacks, start=1)]
+
+
+def _dedupe_key(attack: Attack | AttackView) -> tuple:
+    if isinstance(attack, Attack):
+        return (attack.to_argument.key, attack.target_component, attack.target_index, attack.type)
+    return (attack.to_key, attack.component, attack.index, attack.type)
+
+
+class Validation:
+    name = StageName.VALIDATION.value
+
+    def specs(self, *, state: DebateState, round: int, cheap_model: str) -> list[CallSpec]:
+        pending = _pending(state, round)
+        if not pending:
+            return []  # nothing to judge: no call, no cost
+        targeted = {attack.to_key for _, attack in pending}
+        arguments = [a for a in state.arguments if a.key in targeted]
+        n = len(pending)
+        return [
+            CallSpec(
+                stage=self.name,
+                round=round,
+                persona_id=None,
+                model=cheap_model,
+                prompt=validation_prompt(topic=state.topic, arguments=arguments, attacks=pending),
+                output_model=AttackValidations,
+                max_tokens=VALIDATION_MAX_TOKENS_BASE + VALIDATION_MAX_TOKENS_PER_ATTACK * n,
+                expected_output_tokens=expected_output_tokens(stage=self.name, attacks=n),
+            )
+        ]
+
+    def commit(
+        self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
+    ) -> StopDecision | None:
+        pending = _pending(state, round)
+        attacks = {
+            a.id: a
+            for a in Attack.objects.filter(debate=debate, round=round).select_related(
+                "speaker", "from_argument", "to_argument"
+            )
+        }
+        verdicts: dict[str, object] = {}
+        ignored: list[str] = []
+        failed = bool(results) and not results[0].ok
+        if results and results[0].ok:
+            known = {attack_id for attack_id, _ in pending}
+            for verdict in results[0].parsed.verdicts:
+                attack_id = verdict.attack_id.strip()
+                if attack_id in known and attack_id not in verdicts:
+                    verdicts[attack_id] = verdict
+                else:
+                    ignored.append(attack_id)
+        judged: list[tuple[Attack, AttackValidation | None]] = []
+        for attack_id, view in pending:
+            attack = attacks[view.id]
+            verdict = verdicts.get(attack_id)
+            if verdict is None:
+                attack.status = AttackStatus.DROPPED
+                attack.drop_reason = DropReason.NOT_VALIDATED
+                judged.append((attack, None))
+                continue
+            valid = verdict_is_valid(verdict)
+            validation = AttackValidation.objects.create(
+                attack=attack,
+                valid=valid,
+                strength=min(1.0, max(0.0, verdict.strength)),
+                corrections=verdict.corrections.strip(),
+                checks={
+                    "no_fallacy": verdict.no_fallacy,
+                    "relevant": verdict.relevant,
+                    "type_correct": verdict.type_correct,
+                    "target_exists": verdict.target_exists,
+                    "valid": verdict.valid,
+                },
+            )
+            attack.status = AttackStatus.VALID if valid else AttackStatus.INVALID
+            judged.append((attack, validation))
+        new_valid = self._dedupe(state, [a for a, _ in judged if a.status == AttackStatus.VALID])
+        for attack, _ in judged:
+            attack.save(update_fields=["status", "drop_reason"])
+        events.record_event(
+            debate=debate,
+            type=events.VALIDATION_COMPLETE,
+            payload={
+                "round": round,
+                "attacks": [validation_payload(a, v) for a, v in judged],
+                "ignored_verdicts": ignored,
+                "validation_failed": failed,
+            },
+        )
+        Debate.objects.filter(pk=debate.pk).update(rounds_completed=round)
+        debate.rounds_completed = round
+        update = _graph_update(debate, round)
+        events.record_event(debate=debate, type=events.GRAPH_UPDATE, payload=update)
+        after = load_state(debate)
+        history = [snapshot(after, up_to_round=k).labels for k in range(round)]
+        history.append(update["labels"])
+        return round_decision(
+            round=round,
+            max_rounds=state.max_rounds,
+            defect=f"Round {round}: the validation call failed." if failed and pending else None,
+            camps=update["camps"],
+            undecided=update["counts"]["UNDEC"],
+            label_history=history,
+            new_valid_attacks=new_valid,
+        )
+
+    @staticmethod
+    def _dedupe(state: DebateState, valid: list[Attack]) -> int:
+        """Mark duplicates; return how many valid attacks are new.
+
+        Same target argument + component + index + type is one attack. Within
+        the round the highest confidence wins (ties: the earliest). An attack
+        repeating one counted in an earlier round is a duplicate: the earlier
+        one is already in the published graph.
+        """
+        # Before this commit the round's own attacks are still pending, so
+        # every counted attack of the state comes from an earlier round.
+        earlier = {_dedupe_key(a) for a in counted_attacks(state)}
+        kept: dict[tuple, Attack] = {}
+        for attack in sorted(valid, key=lambda a: (-a.confidence, a.id)):
+            key = _dedupe_key(attack)
+            if key in earlier or key in kept:
+                attack.status = AttackStatus.DUPLICATE
+            else:
+                kept[key] = attack
+        return len(kept)
+
+
+STAGES: dict[str, Stage] = {
+    StageName.DECOMPOSE.value: Decompose(),
+    StageName.ARGUMENTS.value: OpeningArguments(),
+    StageName.ATTACKS.value: Attacks(),
+    StageName.VALIDATION.value: Validation(),
+}

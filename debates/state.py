@@ -1,0 +1,159 @@
+"""A debate's rows read once into plain, immutable values.
+
+Prompts, the graph and the stop check work on these values rather than on
+querysets: they are pure functions of the state, so the same state always
+gives byte-identical prompts — which is what lets a resumed run find its
+already-paid calls in the ledger by request hash — and the state can be
+hashed for a stage's audit record (``StageRun.input_hash``/``output_hash``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+
+from debates.models import ArgumentOrigin, Attack, Debate, DebateArgument
+
+__all__ = [
+    "ArgumentView",
+    "AttackView",
+    "DebateState",
+    "PersonaView",
+    "load_state",
+    "state_hash",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class PersonaView:
+    id: int
+    name: str
+    worldview: str
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentView:
+    key: str
+    speaker_id: int
+    speaker: str
+    round: int
+    claim: str
+    premises: tuple[str, ...]
+    assumptions: tuple[str, ...]
+    evidence: tuple[str, ...]
+    origin: str
+    origin_attack_id: int | None
+
+    @property
+    def is_initial(self) -> bool:
+        return self.origin == ArgumentOrigin.INITIAL
+
+
+@dataclass(frozen=True, slots=True)
+class AttackView:
+    id: int
+    round: int
+    position: int
+    speaker_id: int
+    speaker: str
+    from_key: str | None
+    to_key: str | None
+    target_key: str
+    type: str
+    component: str
+    index: int
+    counter_proposition: str
+    rationale: str
+    evidence: tuple[str, ...]
+    confidence: float
+    status: str
+    drop_reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DebateState:
+    debate_id: int
+    topic: str
+    claims: tuple[str, ...]
+    max_rounds: int
+    personas: tuple[PersonaView, ...]
+    arguments: tuple[ArgumentView, ...]
+    attacks: tuple[AttackView, ...]
+
+    def persona(self, persona_id: int) -> PersonaView:
+        return next(p for p in self.personas if p.id == persona_id)
+
+    def argument(self, key: str) -> ArgumentView | None:
+        return next((a for a in self.arguments if a.key == key), None)
+
+
+def load_state(debate: Debate) -> DebateState:
+    """Everything the pipeline reads about ``debate``, in a stable order."""
+    personas = tuple(
+        PersonaView(id=p.id, name=p.name, worldview=p.worldview, model=p.effective_model)
+        for p in debate.personas.order_by("id")
+    )
+    arguments = tuple(
+        ArgumentView(
+            key=a.key,
+            speaker_id=a.speaker_id,
+            speaker=a.speaker.name,
+            round=a.round,
+            claim=a.claim,
+            premises=tuple(a.premises),
+            assumptions=tuple(a.assumptions),
+            evidence=tuple(a.evidence),
+            origin=a.origin,
+            origin_attack_id=a.origin_attack_id,
+        )
+        for a in DebateArgument.objects.filter(debate=debate)
+        .select_related("speaker")
+        .order_by("id")
+    )
+    attacks = tuple(
+        AttackView(
+            id=t.id,
+            round=t.round,
+            position=t.position,
+            speaker_id=t.speaker_id,
+            speaker=t.speaker.name,
+            from_key=t.from_argument.key if t.from_argument_id else None,
+            to_key=t.to_argument.key if t.to_argument_id else None,
+            target_key=t.target_key,
+            type=t.type,
+            component=t.target_component,
+            index=t.target_index,
+            counter_proposition=t.counter_proposition,
+            rationale=t.rationale,
+            evidence=tuple(t.evidence),
+            confidence=t.confidence,
+            status=t.status,
+            drop_reason=t.drop_reason,
+        )
+        for t in Attack.objects.filter(debate=debate)
+        .select_related("speaker", "from_argument", "to_argument")
+        .order_by("id")
+    )
+    return DebateState(
+        debate_id=debate.id,
+        topic=debate.topic,
+        claims=tuple(debate.claims or ()),
+        max_rounds=debate.max_rounds,
+        personas=personas,
+        arguments=arguments,
+        attacks=attacks,
+    )
+
+
+def state_hash(state: DebateState) -> str:
+    """sha256 of the state's canonical JSON, database ids of attacks left out."""
+    data = asdict(state)
+    data.pop("debate_id")
+    for attack in data["attacks"]:
+        attack.pop("id")
+    for argument in data["arguments"]:
+        argument.pop("origin_attack_id")
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
