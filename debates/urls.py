@@ -1,4 +1,8 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from debates import sse
 
 app_name = "debates"
-urlpatterns: list = []
+urlpatterns = [
+    path("debates/<int:pk>/events", sse.debate_events, name="events"),
+]

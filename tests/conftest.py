@@ -8,3 +8,20 @@ pytest_plugins = ["tests.browser", "tests.fakes.fixtures"]
 @pytest.fixture
 def redis_url() -> str:
     return require_redis_url()
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite, test in a file of this run rather than in shared-cache memory.
+
+    In-memory shared-cache SQLite has table locks without a busy timeout: a test
+    thread writing while the live server (live_asgi) reads fails at once with
+    "database table is locked". A file database waits (OPTIONS timeout) as the
+    real site does. One file per run, so concurrent test runs do not collide.
+    """
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        path = tmp_path_factory.mktemp("sqlite") / "test.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = str(path)
