@@ -9,12 +9,12 @@ from coach.services import create_argument
 
 @pytest.fixture
 def student(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("ana", password="pw-ana-12345")
+    return django_user_model.objects.create_user("ana")  # no password: hashing one costs a second
 
 
 @pytest.fixture
 def other_student(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("bea", password="pw-bea-12345")
+    return django_user_model.objects.create_user("bea")
 
 
 @pytest.fixture
@@ -25,5 +25,3 @@ def argument(student: Any) -> Any:
 @pytest.fixture
 def spanish_argument(student: Any) -> Any:
     return create_argument(owner=student, title="Centros sin coches", language="es")
-
-
