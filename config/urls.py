@@ -10,6 +10,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("coach.urls")),
     path("", include("debates.urls")),
+    path("", include("trials.urls")),
 ]
 
 admin.site.site_header = "Argue — instructors"

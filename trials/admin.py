@@ -1,0 +1,175 @@
+"""Trials in the admin: filter by status and student, read each beside the argument's transcript.
+
+Trials are records of what happened, so they are read-only here: students
+start them, the chain fills them in. The coach's admin is not edited from
+this app; instead a trial's page shows its argument's coach transcript.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html, format_html_join
+
+from coach.models import CoachMessage
+from trials.models import PHASES, Trial
+from trials.phases import get_phase
+
+
+def _pretty(value: object) -> str:
+    if value is None:
+        return "—"
+    return format_html("<pre>{}</pre>", json.dumps(value, ensure_ascii=False, indent=2))
+
+
+@admin.register(Trial)
+class TrialAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "owner",
+        "subject_short",
+        "status",
+        "stopped_phase",
+        "total_tokens",
+        "cost_usd",
+        "created_at",
+    )
+    list_filter = ("status", ("owner", admin.RelatedOnlyFieldListFilter), "created_at")
+    search_fields = ("owner__username", "question", "query", "argument__title", "reason")
+    list_select_related = ("owner", "argument")
+    date_hierarchy = "created_at"
+    fieldsets = (
+        (
+            None,
+            {"fields": ("owner", "argument_link", "question", "status", "stopped_phase", "reason")},
+        ),
+        ("Beside the argument's transcript", {"fields": ("query_text", "transcript")}),
+        ("Phases", {"fields": ("phase1_json", "phase2_json", "phase3_json", "phase4_json")}),
+        (
+            "Cost and time",
+            {
+                "fields": (
+                    "model",
+                    "calls_table",
+                    "input_tokens",
+                    "output_tokens",
+                    "cache_creation_input_tokens",
+                    "cache_read_input_tokens",
+                    "cost_usd",
+                    "created_at",
+                    "started_at",
+                    "finished_at",
+                    "duration",
+                )
+            },
+        ),
+    )
+    readonly_fields = (
+        "owner",
+        "argument_link",
+        "question",
+        "status",
+        "stopped_phase",
+        "reason",
+        "query_text",
+        "transcript",
+        "phase1_json",
+        "phase2_json",
+        "phase3_json",
+        "phase4_json",
+        "model",
+        "calls_table",
+        "input_tokens",
+        "output_tokens",
+        "cache_creation_input_tokens",
+        "cache_read_input_tokens",
+        "cost_usd",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "duration",
+    )
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description="on trial")
+    def subject_short(self, trial: Trial) -> str:
+        return trial.subject[:80]
+
+    @admin.display(description="argument")
+    def argument_link(self, trial: Trial) -> str:
+        if trial.argument is None:
+            return "— (a free-text question)"
+        try:
+            url = reverse("admin:coach_argument_change", args=[trial.argument.pk])
+        except NoReverseMatch:  # the coach's admin does not register Argument
+            return trial.argument.title
+        return format_html('<a href="{}">{}</a>', url, trial.argument.title)
+
+    @admin.display(description="query sent to the chain")
+    def query_text(self, trial: Trial) -> str:
+        return format_html('<pre style="white-space: pre-wrap">{}</pre>', trial.query)
+
+    @admin.display(description="coach transcript")
+    def transcript(self, trial: Trial) -> str:
+        if trial.argument is None:
+            return "—"
+        messages = CoachMessage.objects.filter(argument=trial.argument).order_by("created_at", "id")
+        if not messages:
+            return "(no messages)"
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td style='white-space: pre-wrap'>{}</td></tr>",
+            ((m.get_role_display(), m.step, m.text) for m in messages),
+        )
+        return format_html(
+            "<table><thead><tr><th>who</th><th>step</th><th>text</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
+            rows,
+        )
+
+    @admin.display(description="model calls")
+    def calls_table(self, trial: Trial) -> str:
+        if not trial.calls:
+            return "—"
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    c.get("phase"),
+                    c.get("attempt"),
+                    "ok" if c.get("ok") else "rejected",
+                    ", ".join(c.get("rules") or []) or "—",
+                    f"{c.get('input_tokens', 0)} in / {c.get('output_tokens', 0)} out",
+                    c.get("cost_usd"),
+                    c.get("error") or "",
+                )
+                for c in trial.calls
+            ),
+        )
+        return format_html(
+            "<table><thead><tr><th>phase</th><th>try</th><th>result</th><th>rules</th>"
+            "<th>tokens</th><th>USD</th><th>error</th></tr></thead><tbody>{}</tbody></table>",
+            rows,
+        )
+
+
+def _phase_display(number: int):
+    phase = get_phase(number)
+
+    @admin.display(description=f"phase {number}: {phase.tool}")
+    def show(self, trial: Trial) -> str:
+        return _pretty(trial.phase_output(number))
+
+    return show
+
+
+for _number in PHASES:
+    setattr(TrialAdmin, f"phase{_number}_json", _phase_display(_number))

@@ -1,0 +1,17 @@
+"""The one form of the trial pages: a free-text question to put on trial."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from trials.services import MAX_QUESTION_CHARS
+
+__all__ = ["QuestionForm"]
+
+
+class QuestionForm(forms.Form):
+    question = forms.CharField(
+        label=_("Your question or claim"),
+        max_length=MAX_QUESTION_CHARS,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_("For example: Should cities replace car lanes with bus lanes?"),
+    )

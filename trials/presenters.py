@@ -1,0 +1,90 @@
+"""A trial shaped for its page: each diagram box and each phase with its state.
+
+The template only prints; every decision about what a box shows (its
+content, "running", "not reached", "stopped here") is made here, where it
+can be tested without HTML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from argumentation.toulmin_rules import TERMINATING_STRENGTHS
+from trials.models import Trial, TrialStatus
+from trials.phases import PHASES, Phase
+
+__all__ = ["PhaseView", "TrialView", "present"]
+
+# Box states, also used as CSS classes.
+DONE, RUNNING, WAITING, NOT_REACHED, FAILED, STOPPED = (
+    "done",
+    "running",
+    "waiting",
+    "not-reached",
+    "failed",
+    "stopped",
+)
+
+
+@dataclass(frozen=True)
+class PhaseView:
+    number: int
+    tool: str
+    title: str
+    state: str
+
+
+@dataclass(frozen=True)
+class TrialView:
+    trial: Trial
+    phases: tuple[PhaseView, ...]
+    # Component name -> its JSON (None until its phase is done).
+    components: dict[str, dict[str, Any] | None]
+    # Component name -> box state.
+    states: dict[str, str]
+    stopped_component: str | None
+    stopped_phase: PhaseView | None
+
+
+def _phase_state(trial: Trial, phase: Phase) -> str:
+    if trial.phase_output(phase.number) is not None:
+        return DONE
+    if trial.status == TrialStatus.RUNNING and trial.running_phase == phase.number:
+        return RUNNING
+    if trial.status == TrialStatus.FAILED and trial.stopped_phase == phase.number:
+        return FAILED
+    return NOT_REACHED if trial.is_finished else WAITING
+
+
+def _stopped_component(trial: Trial) -> str | None:
+    """Which of warrant or backing the circuit breaker stopped at (warrant first, as it does)."""
+    if trial.status != TrialStatus.TERMINATED or not trial.phase2:
+        return None
+    for name in ("warrant", "backing"):
+        if trial.phase2.get(name, {}).get("strength") in TERMINATING_STRENGTHS:
+            return name
+    return None
+
+
+def present(trial: Trial) -> TrialView:
+    phases = tuple(PhaseView(p.number, p.tool, p.title, _phase_state(trial, p)) for p in PHASES)
+    components: dict[str, dict[str, Any] | None] = {}
+    states: dict[str, str] = {}
+    for phase, view in zip(PHASES, phases, strict=True):
+        output = trial.phase_output(phase.number) or {}
+        for name in phase.outputs:
+            components[name] = output.get(name)
+            states[name] = view.state
+    stopped = _stopped_component(trial)
+    if stopped:
+        states[stopped] = STOPPED
+    stopped_phase = next((v for v in phases if v.number == trial.stopped_phase), None)
+    return TrialView(
+        trial=trial,
+        phases=phases,
+        components=components,
+        states=states,
+        stopped_component=stopped,
+        stopped_phase=stopped_phase,
+    )

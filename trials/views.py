@@ -1,0 +1,91 @@
+"""The trial pages: my trials, ask a question, put an argument on trial, one trial.
+
+Views stay thin: they find the student's own records (404 for anyone
+else's), call one service function and render. A trial's page polls its own
+`#phases` partial with htmx every second until the trial is finished.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from coach.models import Argument
+from llm import api_key_configured
+from trials.forms import QuestionForm
+from trials.models import Trial
+from trials.presenters import present
+from trials.services import TrialRefused, start_trial
+
+__all__ = ["trial_ask", "trial_detail", "trial_list", "trial_start"]
+
+KEY_NEEDED = "An Anthropic API key is needed to run a trial: set ANTHROPIC_API_KEY and restart."
+
+
+@login_required
+@require_GET
+def trial_list(request: HttpRequest) -> HttpResponse:
+    trials = Trial.objects.for_user(request.user).select_related("argument")
+    completed = Argument.objects.for_user(request.user).filter(completed_at__isnull=False)
+    return render(
+        request,
+        "trials/trial_list.html",
+        {
+            "trials": trials,
+            "completed_arguments": completed,
+            "key_needed": not api_key_configured(),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def trial_ask(request: HttpRequest) -> HttpResponse:
+    form = QuestionForm(request.POST or None)
+    key_needed = not api_key_configured()
+    if request.method == "POST" and form.is_valid():
+        if key_needed:
+            messages.error(request, _(KEY_NEEDED))
+        else:
+            try:
+                trial = start_trial(user=request.user, question=form.cleaned_data["question"])
+            except TrialRefused as refused:
+                form.add_error("question", str(refused))
+            else:
+                return redirect("trials:trial_detail", trial_id=trial.pk)
+    return render(request, "trials/trial_ask.html", {"form": form, "key_needed": key_needed})
+
+
+@login_required
+@require_POST
+def trial_start(request: HttpRequest, argument_id: int) -> HttpResponse:
+    """Put one of the student's own completed arguments on trial."""
+    argument = get_object_or_404(
+        Argument.objects.for_user(request.user).filter(completed_at__isnull=False),
+        pk=argument_id,
+    )
+    if not api_key_configured():
+        messages.error(request, _(KEY_NEEDED))
+        return redirect("trials:trial_list")
+    trial = start_trial(user=request.user, argument=argument)
+    return redirect("trials:trial_detail", trial_id=trial.pk)
+
+
+@login_required
+@require_GET
+def trial_detail(request: HttpRequest, trial_id: int) -> HttpResponse:
+    trial = get_object_or_404(
+        Trial.objects.for_user(request.user).select_related("argument"), pk=trial_id
+    )
+    template = "trials/trial_detail.html"
+    if request.htmx:
+        template += "#phases"
+    return render(
+        request,
+        template,
+        {"view": present(trial), "trial": trial, "key_needed": not api_key_configured()},
+    )
