@@ -25,6 +25,8 @@ from llm import LLMError, StructuredReply
 
 __all__ = ["cost_by_model", "find_call", "record_call", "replay", "spent_usd"]
 
+MICRO_USD = Decimal("0.000001")
+
 
 def find_call(*, debate_id: int, request_hash: str) -> LLMCall | None:
     return LLMCall.objects.filter(debate_id=debate_id, request_hash=request_hash).first()
@@ -51,6 +53,8 @@ def record_call(
         raise ValueError("record_call needs exactly one of reply or error")
     usage = reply.usage if reply is not None else error.usage
     cost = reply.cost_usd if reply is not None else (error.cost_usd or Decimal(0))
+    # Stored to the micro-dollar: the running total must equal the sum of the rows.
+    cost = cost.quantize(MICRO_USD)
     fields = {
         "stage": stage,
         "round": round,
