@@ -12,8 +12,11 @@ the attacked argument.
 
 Styling carries meaning twice, so that neither colour nor dashes alone must be
 read: a node's label (IN / OUT / UNDEC) is its fill colour *and* a word in the
-node; an attack's type is its stroke colour *and* its dash pattern. Attacks the
-semantics did not count (not validated) are drawn faint.
+node; an attack's type is its stroke colour *and* its dash pattern. A rebut
+has arrowheads at both ends, because rebutting is mutual in the framework
+(debates/graph.py). What the semantics did not count (an attack that failed
+validation, and the counter-argument it would have added) is drawn faint, with
+an empty label: it is shown for the record, not judged.
 
 Every piece of model text is escaped for XML: a claim containing ``<script>``
 is text in a ``<text>`` element, never markup.
@@ -41,6 +44,9 @@ LABEL_STYLES: dict[str, tuple[str, str, str]] = {
     "UNDEC": ("#eceef1", "#8a8f98", "#3f434a"),
 }
 
+#: A node outside the framework (its attack was not validated).
+UNCOUNTED_NODE = ("#ffffff", "#8a8f98", "#5b6475")
+
 #: attack type -> (stroke colour, dash pattern or "" for solid).
 ATTACK_STYLES: dict[str, tuple[str, str]] = {
     "rebut": ("#b3261e", ""),
@@ -54,13 +60,14 @@ COLUMN_GAP = 96
 ROW_GAP = 22
 MARGIN = 24
 LEGEND_HEIGHT = 64
+LEGEND_WIDTH = 640
 CLAIM_CHARS = 26
 _TRAILING_NUMBER = re.compile(r"(.*?)(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
 class GraphNode:
-    """One argument: ``id`` is what attacks refer to, ``label`` IN/OUT/UNDEC."""
+    """One argument: ``id`` is what attacks refer to; ``label`` IN/OUT/UNDEC, "" if not counted."""
 
     id: str
     label: str
@@ -107,7 +114,7 @@ def render_graph_svg(
     for node_id in sorted(positions, key=lambda key: positions[key]):
         parts.append(_node(by_id[node_id], positions[node_id]))
     parts.append("</g>")
-    parts.append(_legend(top=height, width=width))
+    parts.append(_legend(top=height))
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -142,27 +149,30 @@ def _natural(node_id: str) -> tuple[str, int, str]:
 
 def _canvas_size(positions: dict[str, tuple[int, int]]) -> tuple[int, int]:
     if not positions:
-        return 2 * MARGIN + NODE_WIDTH, 2 * MARGIN + NODE_HEIGHT
+        return LEGEND_WIDTH, 2 * MARGIN + NODE_HEIGHT
     right = max(x for x, _ in positions.values()) + NODE_WIDTH + MARGIN
     bottom = max(y for _, y in positions.values()) + NODE_HEIGHT + MARGIN
-    return max(right, 3 * NODE_WIDTH), bottom
+    return max(right, LEGEND_WIDTH), bottom
 
 
 def _node(node: GraphNode, at: tuple[int, int]) -> str:
     x, y = at
-    label = node.label if node.label in LABEL_STYLES else "UNDEC"
-    fill, stroke, ink = LABEL_STYLES[label]
-    claim = node.claim if len(node.claim) <= CLAIM_CHARS else node.claim[: CLAIM_CHARS - 1] + "…"
-    tooltip = f"{node.id} ({label}) — {node.speaker}, round {node.round}: {node.claim}"
+    counted = node.label in LABEL_STYLES
+    label = node.label if counted else "UNCOUNTED"
+    fill, stroke, ink = LABEL_STYLES[node.label] if counted else UNCOUNTED_NODE
+    word = label if counted else "not counted"
+    extra = "" if counted else ' stroke-dasharray="4 3" opacity="0.55"'
+    claim = _short(node.claim, CLAIM_CHARS)
+    tooltip = f"{node.id} ({word}) — {node.speaker}, round {node.round}: {node.claim}"
     return (
         f'<g class="node {label.lower()}" data-id={quoteattr(node.id)}>'
         f"<title>{escape(tooltip)}</title>"
         f'<rect x="{x}" y="{y}" width="{NODE_WIDTH}" height="{NODE_HEIGHT}" rx="8" '
-        f'fill="{fill}" stroke="{stroke}" stroke-width="2"/>'
+        f'fill="{fill}" stroke="{stroke}" stroke-width="2"{extra}/>'
         f'<text x="{x + 10}" y="{y + 20}" font-size="13" font-weight="600" fill="{ink}">'
         f"{escape(node.id)} · {escape(_short(node.speaker, 12))}</text>"
         f'<text x="{x + NODE_WIDTH - 10}" y="{y + 20}" font-size="11" text-anchor="end" '
-        f'fill="{ink}">{label}</text>'
+        f'fill="{ink}">{word}</text>'
         f'<text x="{x + 10}" y="{y + 40}" font-size="12" fill="{ink}">{escape(claim)}</text>'
         "</g>"
     )
@@ -179,9 +189,11 @@ def _edge(edge: GraphEdge, positions: dict[str, tuple[int, int]]) -> str:
     dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
     faint = "" if edge.counted else ' opacity="0.3"'
     state = "counted" if edge.counted else "uncounted"
+    # Rebutting is mutual in the framework: show it with a head at each end.
+    start = f' marker-start="url(#arrow-{kind})"' if kind == "rebut" else ""
     return (
         f'<path class="edge {kind} {state}" d="{path}" fill="none" stroke="{colour}" '
-        f'stroke-width="2"{dash_attr}{faint} marker-end="url(#arrow-{kind})">'
+        f'stroke-width="2"{dash_attr}{faint}{start} marker-end="url(#arrow-{kind})">'
         f"<title>{escape(edge.source)} {kind}s {escape(edge.target)}"
         f"{'' if edge.counted else ' (not counted: not validated)'}</title></path>"
     )
@@ -219,7 +231,7 @@ def _markers() -> str:
     return "<defs>" + "".join(markers) + "</defs>"
 
 
-def _legend(*, top: int, width: int) -> str:
+def _legend(*, top: int) -> str:
     parts = [f'<g class="legend" transform="translate({MARGIN},{top})" font-size="12">']
     x = 0
     for label, (fill, stroke, ink) in LABEL_STYLES.items():
@@ -231,14 +243,15 @@ def _legend(*, top: int, width: int) -> str:
     x = 0
     for kind, (colour, dash) in ATTACK_STYLES.items():
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        start = f' marker-start="url(#arrow-{kind})"' if kind == "rebut" else ""
         parts.append(
-            f'<line x1="{x}" y1="36" x2="{x + 34}" y2="36" stroke="{colour}" stroke-width="2"'
-            f'{dash_attr} marker-end="url(#arrow-{kind})"/>'
+            f'<line x1="{x + 4}" y1="36" x2="{x + 34}" y2="36" stroke="{colour}" stroke-width="2"'
+            f'{dash_attr}{start} marker-end="url(#arrow-{kind})"/>'
             f'<text x="{x + 42}" y="40" fill="#1d2330">{kind}</text>'
         )
         x += 120
     parts.append(
-        f'<text x="{min(x, width - 2 * MARGIN)}" y="40" fill="#5b6475">faint: not validated</text>'
+        f'<text x="{x}" y="40" fill="#5b6475">faint: not counted (failed validation)</text>'
     )
     parts.append("</g>")
     return "".join(parts)

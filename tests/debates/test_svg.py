@@ -114,3 +114,29 @@ def test_it_skips_edges_to_unknown_nodes_and_draws_an_empty_graph() -> None:
     assert not [p for p in root.iter(f"{SVG}path") if (p.get("class") or "").startswith("edge")]
     empty = parse(render_graph_svg(nodes=[], edges=[]))
     assert "0 arguments" in empty.find(f"{SVG}desc").text
+
+
+def test_it_draws_arguments_outside_the_framework_faint_and_unlabelled() -> None:
+    nodes = [
+        GraphNode(id="A1", label="IN", speaker="S", round=0, claim="kept"),
+        GraphNode(id="A2", label="", speaker="T", round=1, claim="its attack failed validation"),
+    ]
+    edges = [GraphEdge(source="A2", target="A1", kind="undermine", counted=False)]
+    groups = node_groups(parse(render_graph_svg(nodes=nodes, edges=edges)))
+    faint = groups["A2"]
+    assert faint.get("class") == "node uncounted"
+    assert faint.find(f"{SVG}rect").get("opacity") is not None
+    assert "not counted" in "".join(faint.itertext())
+    assert not any(label in "".join(faint.itertext()) for label in ("IN", "OUT", "UNDEC"))
+
+
+def test_it_gives_rebuttals_a_head_at_each_end_because_they_are_mutual() -> None:
+    nodes, edges = sample_graph()
+    paths = {
+        p.get("class").split()[1]: p
+        for p in parse(render_graph_svg(nodes=nodes, edges=edges[:3])).iter(f"{SVG}path")
+        if (p.get("class") or "").startswith("edge ")
+    }
+    assert paths["rebut"].get("marker-start") == "url(#arrow-rebut)"
+    assert paths["undermine"].get("marker-start") is None
+    assert paths["undercut"].get("marker-start") is None

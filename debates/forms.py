@@ -1,0 +1,90 @@
+"""Forms of the debate pages: starting a debate, and filtering the history."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from debates.models import (
+    DEFAULT_BUDGET_USD,
+    DEFAULT_ROUNDS,
+    MAX_ROUNDS,
+    MIN_ROUNDS,
+    DebateStatus,
+    Persona,
+    StopReason,
+)
+
+__all__ = ["DebateFilterForm", "DebateForm", "MAX_PERSONAS", "MIN_PERSONAS"]
+
+# Two voices are the least that can disagree; beyond six the attack stage's
+# prompt (every argument, every label) outgrows what a persona reads well.
+MIN_PERSONAS = 2
+MAX_PERSONAS = 6
+MIN_BUDGET_USD = Decimal("0.01")
+MAX_BUDGET_USD = Decimal("50.00")
+
+
+class DebateForm(forms.Form):
+    topic = forms.CharField(
+        label=_("Topic"),
+        min_length=10,
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("A question or a proposition people disagree about."),
+    )
+    personas = forms.ModelMultipleChoiceField(
+        label=_("Personas"),
+        queryset=Persona.objects.filter(active=True),
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Pick two to six voices."),
+    )
+    max_rounds = forms.IntegerField(
+        label=_("Rounds"),
+        min_value=MIN_ROUNDS,
+        max_value=MAX_ROUNDS,
+        initial=DEFAULT_ROUNDS,
+        help_text=_("Attack rounds after the opening arguments; the debate may stop earlier."),
+    )
+    budget_usd = forms.DecimalField(
+        label=_("Budget (USD)"),
+        min_value=MIN_BUDGET_USD,
+        max_value=MAX_BUDGET_USD,
+        max_digits=6,
+        decimal_places=2,
+        initial=DEFAULT_BUDGET_USD,
+        help_text=_("The debate stops cleanly, keeping what it has, before spending more."),
+    )
+
+    def clean_topic(self) -> str:
+        # Collapse runs of whitespace: the topic goes into every prompt.
+        return " ".join(self.cleaned_data["topic"].split())
+
+    def clean_personas(self) -> list[Persona]:
+        personas = list(self.cleaned_data["personas"])
+        if not MIN_PERSONAS <= len(personas) <= MAX_PERSONAS:
+            raise forms.ValidationError(
+                _("Pick between %(low)d and %(high)d personas."),
+                params={"low": MIN_PERSONAS, "high": MAX_PERSONAS},
+                code="persona_count",
+            )
+        return personas
+
+
+class DebateFilterForm(forms.Form):
+    """The history's filters; every field is optional and bad values are ignored."""
+
+    q = forms.CharField(label=_("Search topics"), required=False, max_length=200)
+    status = forms.ChoiceField(
+        label=_("Status"),
+        required=False,
+        choices=[("", _("any status")), *DebateStatus.choices],
+    )
+    stop_reason = forms.ChoiceField(
+        label=_("Stop reason"),
+        required=False,
+        choices=[("", _("any stop reason")), *StopReason.choices],
+    )
+    mine = forms.BooleanField(label=_("Only mine"), required=False)

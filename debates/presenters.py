@@ -1,0 +1,303 @@
+"""What the debate pages show, built from rows: the views call one of these and render.
+
+Kept apart from the views so that the shaping (filters, estimate, graph,
+result sections) is plain functions of a debate, testable without a request.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import QueryDict
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from debates import services
+from debates.forms import MAX_PERSONAS, MIN_PERSONAS
+from debates.graph import snapshot
+from debates.models import (
+    DEFAULT_BUDGET_USD,
+    DEFAULT_ROUNDS,
+    MAX_ROUNDS,
+    MIN_ROUNDS,
+    AttackStatus,
+    AttackType,
+    Debate,
+    DebateArgument,
+    DebateStatus,
+    DropReason,
+    Persona,
+    StopReason,
+    TargetComponent,
+)
+from debates.state import load_state
+from debates.svg import GraphEdge, GraphNode, render_graph_svg
+
+__all__ = [
+    "call_count",
+    "client_strings",
+    "estimate_from",
+    "filter_debates",
+    "graph_data",
+    "graph_svg",
+    "key_needed_message",
+    "live_context",
+    "new_debate_initial",
+    "query_without_page",
+    "replay_context",
+    "result_context",
+]
+
+
+# --- history -----------------------------------------------------------------
+
+
+def filter_debates(*, debates: QuerySet[Debate], filters: dict[str, Any], user) -> QuerySet[Debate]:
+    """Apply the history's filters: topic search, status, stop reason, only mine."""
+    if query := (filters.get("q") or "").strip():
+        for word in query.split():
+            debates = debates.filter(topic__icontains=word)
+    if status := filters.get("status"):
+        debates = debates.filter(status=status)
+    if stop_reason := filters.get("stop_reason"):
+        debates = debates.filter(stop_reason=stop_reason)
+    if filters.get("mine"):
+        debates = debates.filter(creator=user)
+    return debates
+
+
+def query_without_page(query: QueryDict) -> str:
+    """The current filters as a query string, for pagination links that keep them."""
+    kept = query.copy()
+    kept.pop("page", None)
+    return kept.urlencode()
+
+
+# --- new debate --------------------------------------------------------------
+
+
+def key_needed_message() -> str:
+    return _(
+        "Starting a debate needs an API key: set ANTHROPIC_API_KEY in the server's "
+        "environment and restart it. Until then, open the demo debate to see what a "
+        "finished debate looks like."
+    )
+
+
+def new_debate_initial() -> dict[str, Any]:
+    """The form's starting values: the first four active personas, default limits."""
+    personas = list(Persona.objects.filter(active=True).values_list("pk", flat=True)[:4])
+    return {"personas": personas, "max_rounds": DEFAULT_ROUNDS, "budget_usd": DEFAULT_BUDGET_USD}
+
+
+def call_count(*, personas: int, rounds: int) -> int:
+    """Model calls of a full debate: decompose, openings, then attacks + one validation a round."""
+    return 1 + personas + rounds * (personas + 1)
+
+
+def estimate_from(*, data: QueryDict | dict[str, Any]) -> dict[str, Any]:
+    """The estimate box for possibly incomplete form data (it is shown while typing)."""
+    ids = _persona_ids(data)
+    rounds = _clamped_int(_first(data, "max_rounds"), default=DEFAULT_ROUNDS)
+    budget = _decimal(_first(data, "budget_usd"))
+    personas = list(Persona.objects.filter(active=True, pk__in=ids))
+    if not MIN_PERSONAS <= len(personas) <= MAX_PERSONAS:
+        return {
+            "ready": False,
+            "reason": _("Pick between %(low)d and %(high)d personas to see an estimate.")
+            % {"low": MIN_PERSONAS, "high": MAX_PERSONAS},
+        }
+    cost = services.estimate_cost(personas=personas, rounds=rounds)
+    return {
+        "ready": True,
+        "cost": cost,
+        "calls": call_count(personas=len(personas), rounds=rounds),
+        "personas": len(personas),
+        "rounds": rounds,
+        "budget": budget,
+        "over_budget": budget is not None and cost > budget,
+    }
+
+
+def _first(data: QueryDict | dict[str, Any], key: str) -> Any:
+    value = data.get(key)
+    return value[0] if isinstance(value, list | tuple) and value else value
+
+
+def _persona_ids(data: QueryDict | dict[str, Any]) -> list[int]:
+    raw = data.getlist("personas") if isinstance(data, QueryDict) else data.get("personas", [])
+    ids = []
+    for value in raw:
+        value = getattr(value, "pk", value)
+        if str(value).isdigit():
+            ids.append(int(value))
+    return ids
+
+
+def _clamped_int(value: Any, *, default: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return default
+    return min(max(number, MIN_ROUNDS), MAX_ROUNDS)
+
+
+def _decimal(value: Any) -> Decimal | None:
+    try:
+        number = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+    return number if number.is_finite() else None
+
+
+# --- live, replay, result ----------------------------------------------------
+
+
+def _page_base(*, debate: Debate) -> dict[str, Any]:
+    return {"debate": debate, "personas": list(debate.personas.all())}
+
+
+def client_strings() -> dict[str, Any]:
+    """The words debate_live.js shows, translated here so the script holds no language."""
+    return {
+        "round": _("Round"),
+        "strength": _("strength"),
+        "argumentsWord": _("arguments"),
+        "attacksWord": _("attacks"),
+        "validWord": _("valid"),
+        "failed": _("The debate failed."),
+        "play": _("Play"),
+        "pause": _("Pause"),
+        "replayDone": _("Replayed"),
+        "stages": {
+            "opening": _("opening arguments"),
+            "attacks": _("waiting for attacks"),
+            "validation": _("validating attacks"),
+            "done": _("judged"),
+            "finished": _("finished"),
+            "failed": _("failed"),
+        },
+        "statuses": dict(DebateStatus.choices),
+        "attackTypes": dict(AttackType.choices),
+        "attackStatuses": dict(AttackStatus.choices),
+        "dropReasons": dict(DropReason.choices),
+        "components": dict(TargetComponent.choices),
+        "stopReasons": dict(StopReason.choices),
+        "eventTypes": {
+            "debate_start": _("started"),
+            "arguments_submitted": _("opening arguments"),
+            "attacks_generated": _("attacks"),
+            "validation_complete": _("validation"),
+            "graph_update": _("graph judged"),
+            "graph_convergence": _("converged"),
+            "debate_complete": _("finished"),
+            "debate_error": _("error"),
+        },
+    }
+
+
+def live_context(*, debate: Debate) -> dict[str, Any]:
+    return {
+        **_page_base(debate=debate),
+        "mode": "live",
+        "events_url": reverse("debates:events", kwargs={"pk": debate.pk}),
+        "strings": client_strings(),
+    }
+
+
+def replay_context(*, debate: Debate) -> dict[str, Any]:
+    events = [
+        {"seq": seq, "type": type_, "payload": payload}
+        for seq, type_, payload in debate.events.order_by("seq").values_list(
+            "seq", "type", "payload"
+        )
+    ]
+    return {
+        **_page_base(debate=debate),
+        "mode": "replay",
+        "events": events,
+        "strings": client_strings(),
+    }
+
+
+def graph_data(*, debate: Debate) -> tuple[list[GraphNode], list[GraphEdge]]:
+    """Every argument and every attack between two arguments, labelled by the semantics.
+
+    Arguments outside the framework (counter-arguments of attacks that failed
+    validation, see debates/graph.py) get an empty label and are drawn faint.
+    """
+    state = load_state(debate)
+    labels = snapshot(state).labels
+    nodes = [
+        GraphNode(
+            id=argument.key,
+            label=labels.get(argument.key, ""),
+            speaker=argument.speaker,
+            round=argument.round,
+            claim=argument.claim,
+        )
+        for argument in state.arguments
+    ]
+    edges = [
+        GraphEdge(
+            source=attack.from_key,
+            target=attack.to_key,
+            kind=attack.type,
+            counted=attack.status == AttackStatus.VALID,
+        )
+        for attack in state.attacks
+        if attack.from_key is not None and attack.to_key is not None
+    ]
+    return nodes, edges
+
+
+def graph_svg(*, debate: Debate) -> str:
+    nodes, edges = graph_data(debate=debate)
+    return render_graph_svg(
+        nodes=nodes, edges=edges, title=_("Argument graph: %(topic)s") % {"topic": debate.topic}
+    )
+
+
+def result_context(*, debate: Debate) -> dict[str, Any]:
+    """The result page: the output's sections with each argument id resolved to its row."""
+    nodes, edges = graph_data(debate=debate)
+    labels = {node.id: node.label for node in nodes}
+    arguments = {
+        argument.key: argument
+        for argument in debate.arguments.select_related("speaker", "origin_attack").order_by("id")
+    }
+    output = debate.output or {}
+
+    def rows(keys: Any) -> list[DebateArgument]:
+        return [arguments[key] for key in keys or [] if key in arguments]
+
+    return {
+        **_page_base(debate=debate),
+        "mode": "result",
+        "output": output,
+        "common_ground": rows(output.get("commonGround")),
+        "camps": [
+            {"number": number, "arguments": rows(camp)}
+            for number, camp in enumerate(output.get("camps") or [], start=1)
+        ],
+        "disputed": rows(output.get("disputed")),
+        "cruxes": [
+            {**crux, "arguments": rows(crux.get("dependentArguments"))}
+            for crux in output.get("cruxes") or []
+        ],
+        "flip_conditions": output.get("flipConditions") or [],
+        "evidence_ledger": output.get("evidenceLedger") or [],
+        "svg": render_graph_svg(
+            nodes=nodes,
+            edges=edges,
+            title=_("Argument graph: %(topic)s") % {"topic": debate.topic},
+        ),
+        "arguments": [
+            {"row": argument, "label": labels.get(key, "")} for key, argument in arguments.items()
+        ],
+        "attacks": debate.attacks.select_related(
+            "speaker", "from_argument", "to_argument", "validation"
+        ).order_by("round", "id"),
+    }

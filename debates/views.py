@@ -1,0 +1,145 @@
+"""The debate pages: history, new debate (+ its cost estimate), live, result, replay, exports.
+
+Who sees what (debates/visibility.py): every page needs a signed-in user; a
+user sees their own debates and the demo debates, staff see all. Anyone
+signed in may start a debate, which needs an API key (the form says so
+instead of queueing a debate that could only fail). The event stream itself
+is in debates/sse.py.
+
+Views stay thin: find the debate the user may see (404 otherwise), call one
+function that builds what the page shows (debates/presenters.py,
+debates/exports.py, debates/services.py), render.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from debates import exports, presenters, services
+from debates.forms import DebateFilterForm, DebateForm
+from debates.models import Debate
+from debates.visibility import visible_debates
+from llm import api_key_configured
+
+__all__ = [
+    "debate_estimate",
+    "debate_export_iccma",
+    "debate_export_json",
+    "debate_graph_svg",
+    "debate_list",
+    "debate_live",
+    "debate_new",
+    "debate_replay",
+    "debate_result",
+]
+
+PAGE_SIZE = 20
+
+
+def _debate_for(request: HttpRequest, pk: int) -> Debate:
+    # A debate the user may not see is indistinguishable from a missing one.
+    return get_object_or_404(
+        visible_debates(request.user).select_related("creator").prefetch_related("personas"),
+        pk=pk,
+    )
+
+
+@login_required
+@require_GET
+def debate_list(request: HttpRequest) -> HttpResponse:
+    form = DebateFilterForm(request.GET or None)
+    debates = presenters.filter_debates(
+        debates=visible_debates(request.user),
+        filters=form.cleaned_data if form.is_valid() else {},
+        user=request.user,
+    )
+    page = Paginator(debates.select_related("creator"), PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {"form": form, "page": page, "query": presenters.query_without_page(request.GET)}
+    template = "debates/list.html#results" if request.htmx else "debates/list.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def debate_new(request: HttpRequest) -> HttpResponse:
+    key_configured = api_key_configured()
+    form = DebateForm(request.POST or None, initial=presenters.new_debate_initial())
+    if request.method == "POST" and form.is_valid():
+        if key_configured:
+            debate = services.create_debate(
+                topic=form.cleaned_data["topic"],
+                persona_ids=[persona.pk for persona in form.cleaned_data["personas"]],
+                max_rounds=form.cleaned_data["max_rounds"],
+                budget_usd=form.cleaned_data["budget_usd"],
+                creator=request.user,
+            )
+            return redirect("debates:live", pk=debate.pk)
+        form.add_error(None, presenters.key_needed_message())
+    context = {
+        "form": form,
+        "key_configured": key_configured,
+        "key_needed": presenters.key_needed_message(),
+        "estimate": presenters.estimate_from(data=request.POST or form.initial),
+        "demo": Debate.objects.filter(is_demo=True).order_by("pk").first(),
+    }
+    return render(request, "debates/new.html", context)
+
+
+@login_required
+@require_GET
+def debate_estimate(request: HttpRequest) -> HttpResponse:
+    """The estimate box alone, re-rendered by htmx as the form changes."""
+    context = {"estimate": presenters.estimate_from(data=request.GET)}
+    return render(request, "debates/new.html#estimate", context)
+
+
+@login_required
+@require_GET
+def debate_live(request: HttpRequest, pk: int) -> HttpResponse:
+    debate = _debate_for(request, pk)
+    return render(request, "debates/live.html", presenters.live_context(debate=debate))
+
+
+@login_required
+@require_GET
+def debate_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    debate = _debate_for(request, pk)
+    return render(request, "debates/live.html", presenters.replay_context(debate=debate))
+
+
+@login_required
+@require_GET
+def debate_result(request: HttpRequest, pk: int) -> HttpResponse:
+    debate = _debate_for(request, pk)
+    return render(request, "debates/result.html", presenters.result_context(debate=debate))
+
+
+@login_required
+@require_GET
+def debate_graph_svg(request: HttpRequest, pk: int) -> HttpResponse:
+    debate = _debate_for(request, pk)
+    return HttpResponse(presenters.graph_svg(debate=debate), content_type="image/svg+xml")
+
+
+@login_required
+@require_GET
+def debate_export_json(request: HttpRequest, pk: int) -> JsonResponse:
+    debate = _debate_for(request, pk)
+    response = JsonResponse(exports.debate_json(debate=debate), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="debate-{debate.pk}.json"'
+    return response
+
+
+@login_required
+@require_GET
+def debate_export_iccma(request: HttpRequest, pk: int) -> HttpResponse:
+    debate = _debate_for(request, pk)
+    response = HttpResponse(
+        exports.debate_iccma23(debate=debate), content_type="text/plain; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="debate-{debate.pk}.af"'
+    return response

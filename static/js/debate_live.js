@@ -1,0 +1,237 @@
+// The live and replay pages of a debate: one dashboard, fed by the debate's event log.
+//
+// Live: an EventSource on /debates/<id>/events. The browser resends the last
+// `id:` it saw as Last-Event-ID when the connection drops, so the server
+// replays only what was missed; events are also de-duplicated here by seq.
+// Replay: the stored events are embedded in the page (#debate-events) and
+// played back one by one.
+//
+// Every piece of model text goes into the page with textContent, never as HTML.
+(function () {
+  "use strict";
+
+  const root = document.querySelector("[data-debate-live]");
+  if (!root) return;
+  const strings = JSON.parse(document.getElementById("debate-strings").textContent);
+  const TERMINAL = new Set(["debate_complete", "debate_error"]);
+  const EVENT_TYPES = [
+    "debate_start", "arguments_submitted", "attacks_generated", "validation_complete",
+    "graph_update", "graph_convergence", "debate_complete", "debate_error",
+  ];
+
+  const field = (name) => root.querySelector(`[data-field="${name}"]`);
+  const statusBadge = document.querySelector('[data-field="status"]');
+  const attackItems = new Map(); // attack id -> <li>
+  let lastSeq = 0;
+  let argumentCount = 0;
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function t(group, key) {
+    return (strings[group] && strings[group][key]) || key;
+  }
+
+  function setStatus(status) {
+    if (!statusBadge || !status) return;
+    statusBadge.textContent = t("statuses", status);
+    statusBadge.className = `badge status-${status}`;
+  }
+
+  function setStage(text) {
+    field("stage").textContent = text;
+  }
+
+  function setRound(round) {
+    if (typeof round !== "number") return;
+    field("round").textContent = String(round);
+    const progress = field("round-progress");
+    progress.value = Math.min(round, Number(progress.max));
+    progress.textContent = `${round} / ${progress.max}`;
+  }
+
+  function setCost(value) {
+    const cost = Number.parseFloat(value);
+    if (!Number.isNaN(cost)) field("cost").textContent = cost.toFixed(4);
+  }
+
+  function addArguments(list) {
+    argumentCount += (list || []).length;
+    field("arguments").textContent = String(argumentCount);
+  }
+
+  function setAttackStatus(item, attack) {
+    const badge = item.querySelector(".vstatus");
+    const status = attack.status || "pending";
+    badge.className = `badge vstatus ${status}`;
+    let text = t("attackStatuses", status);
+    if (status === "dropped" && attack.drop_reason) text += `: ${t("dropReasons", attack.drop_reason)}`;
+    if (typeof attack.strength === "number" && status !== "dropped") {
+      text += ` · ${strings.strength} ${attack.strength.toFixed(2)}`;
+    }
+    badge.textContent = text;
+    const corrections = item.querySelector(".corrections");
+    corrections.textContent = attack.corrections || "";
+    corrections.hidden = !attack.corrections;
+  }
+
+  function logAttack(attack) {
+    let item = attackItems.get(attack.id);
+    if (!item) {
+      item = el("li", "attack");
+      item.dataset.attackId = String(attack.id);
+      const head = el("p", "attack-head");
+      head.append(
+        el("span", `badge type ${attack.type}`, t("attackTypes", attack.type)),
+        el("span", "speaker", attack.speaker),
+        el("span", "target", `${attack.from || "—"} → ${attack.to || attack.target} · ${t("components", attack.component)}[${attack.index}]`),
+        el("span", "muted round-tag", `${strings.round} ${attack.round}`),
+        el("span", "badge vstatus"),
+      );
+      item.append(head, el("p", "counter", attack.counter_proposition), el("p", "corrections muted"));
+      field("attack-log").append(item);
+      attackItems.set(attack.id, item);
+      field("attack-log-empty").hidden = true;
+    }
+    setAttackStatus(item, attack);
+  }
+
+  function timeline(event, summary) {
+    const item = el("li", `event ${event.type}`);
+    item.append(el("span", "seq", `#${event.seq}`), el("span", "type", t("eventTypes", event.type)));
+    if (summary) item.append(el("span", "summary muted", summary));
+    field("timeline").append(item);
+  }
+
+  function finish(title, detail) {
+    field("outcome-title").textContent = title;
+    field("outcome-detail").textContent = detail || "";
+    field("outcome").hidden = false;
+  }
+
+  const handlers = {
+    debate_start(p) {
+      setStatus("running");
+      setStage(strings.stages.opening);
+      return (p.personas || []).map((persona) => persona.name).join(", ");
+    },
+    arguments_submitted(p) {
+      addArguments(p.arguments);
+      setRound(0);
+      setStage(strings.stages.attacks);
+      return `${(p.arguments || []).length} ${strings.argumentsWord}`;
+    },
+    attacks_generated(p) {
+      addArguments(p.arguments);
+      setStage(`${strings.round} ${p.round}: ${strings.stages.validation}`);
+      (p.attacks || []).forEach(logAttack);
+      (p.dropped || []).forEach(logAttack);
+      return `${strings.round} ${p.round}: ${(p.attacks || []).length} ${strings.attacksWord}`;
+    },
+    validation_complete(p) {
+      (p.attacks || []).forEach(logAttack);
+      const valid = (p.attacks || []).filter((a) => a.status === "valid").length;
+      return `${strings.round} ${p.round}: ${valid} ${strings.validWord}`;
+    },
+    graph_update(p) {
+      setRound(p.round);
+      const counts = p.counts || {};
+      for (const label of ["IN", "OUT", "UNDEC"]) {
+        root.querySelector(`[data-count="${label}"]`).textContent = String(counts[label] || 0);
+      }
+      field("camps").textContent = String(p.camps ?? "—");
+      setCost(p.cost_so_far);
+      setStage(`${strings.round} ${p.round} ${strings.stages.done}`);
+      return `IN ${counts.IN || 0} · OUT ${counts.OUT || 0} · UNDEC ${counts.UNDEC || 0}`;
+    },
+    graph_convergence(p) {
+      return `${t("stopReasons", p.stop_reason)}${p.detail ? ` — ${p.detail}` : ""}`;
+    },
+    debate_complete(p) {
+      setStatus(p.status || "done");
+      setCost(p.cost_usd);
+      setStage(strings.stages.finished);
+      finish(t("stopReasons", p.stop_reason), p.detail);
+      return t("stopReasons", p.stop_reason);
+    },
+    debate_error(p) {
+      setStatus("failed");
+      setStage(strings.stages.failed);
+      finish(strings.failed, p.error);
+      return p.error;
+    },
+  };
+
+  function apply(event) {
+    if (typeof event.seq !== "number" || event.seq <= lastSeq) return; // seen already
+    lastSeq = event.seq;
+    root.dataset.lastSeq = String(lastSeq);
+    const handler = handlers[event.type];
+    const summary = handler ? handler(event.payload || {}) : "";
+    timeline(event, summary);
+  }
+
+  function follow(url) {
+    const source = new EventSource(url);
+    root.dataset.connection = "connecting";
+    source.onopen = () => { root.dataset.connection = "open"; };
+    source.onerror = () => {
+      // EventSource reconnects by itself (with Last-Event-ID) unless it was closed.
+      root.dataset.connection = source.readyState === EventSource.CLOSED ? "closed" : "reconnecting";
+    };
+    for (const type of EVENT_TYPES) {
+      source.addEventListener(type, (message) => {
+        apply(JSON.parse(message.data));
+        if (TERMINAL.has(type)) {
+          source.close();
+          root.dataset.connection = "closed";
+        }
+      });
+    }
+  }
+
+  function replay(events) {
+    let position = 0;
+    let timer = null;
+    const playButton = root.querySelector('[data-action="play"]');
+    const speed = root.querySelector('[data-action="speed"]');
+    const shown = field("position");
+
+    function step() {
+      if (position >= events.length) return stop();
+      apply(events[position]);
+      position += 1;
+      shown.textContent = String(position);
+      if (position >= events.length) stop();
+    }
+    function stop() {
+      clearInterval(timer);
+      timer = null;
+      playButton.textContent = position >= events.length ? strings.replayDone : strings.play;
+      playButton.disabled = position >= events.length;
+    }
+    function play() {
+      if (timer) return stop();
+      timer = setInterval(step, Number(speed.value));
+      playButton.textContent = strings.pause;
+    }
+    playButton.addEventListener("click", play);
+    root.querySelector('[data-action="step"]').addEventListener("click", () => { stop(); step(); });
+    root.querySelector('[data-action="end"]').addEventListener("click", () => {
+      stop();
+      while (position < events.length) step();
+    });
+    speed.addEventListener("change", () => { if (timer) { stop(); play(); } });
+    play();
+  }
+
+  if (root.dataset.mode === "replay") {
+    replay(JSON.parse(document.getElementById("debate-events").textContent));
+  } else if (root.dataset.eventsUrl) {
+    follow(root.dataset.eventsUrl);
+  }
+})();

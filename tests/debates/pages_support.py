@@ -1,0 +1,34 @@
+"""Helpers for the debate page tests: real debates, run by the real orchestrator.
+
+A finished debate comes from ``run_debate`` against the fake Anthropic server
+playing ``FakeDebateModel``, through the real SDK: the pages are tested on the
+rows and events the pipeline really writes, not on hand-made look-alikes.
+"""
+
+from __future__ import annotations
+
+from debates.models import Debate
+from debates.orchestrator import run_debate
+from tests.debates.factories import make_debate
+from tests.fakes.debate_model import FakeDebateModel
+
+__all__ = ["finished_debate"]
+
+
+def finished_debate(
+    fake_anthropic,
+    *,
+    creator=None,
+    personas: int = 2,
+    rounds: int = 2,
+    topic: str = "Cities should ban cars from their centres",
+    model: FakeDebateModel | None = None,
+) -> Debate:
+    """A debate run to its end (the fake model rejects every third attack by default)."""
+    fake_anthropic.responder = model or FakeDebateModel(invalid_every=3)
+    debate = make_debate(personas=personas, rounds=rounds, topic=topic)
+    if creator is not None:
+        Debate.objects.filter(pk=debate.pk).update(creator=creator)
+    run_debate(debate_id=debate.pk)
+    debate.refresh_from_db()
+    return debate
