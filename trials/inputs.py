@@ -22,7 +22,7 @@ from argumentation.toulmin import Backing, Warrant
 from argumentation.toulmin_rules import circuit_breaker, error_response
 from trials.phases import COMPONENT_MODELS, Phase
 
-__all__ = ["PhaseInputError", "parse_inputs"]
+__all__ = ["PhaseInputError", "input_error", "parse_components", "parse_inputs"]
 
 MISSING_INPUTS = "Missing or invalid inputs"
 
@@ -66,6 +66,28 @@ def _parse_component(name: str, text: object) -> tuple[BaseModel | None, list[st
         return None, *_located_problems(exc, prefix=name)
 
 
+def parse_components(
+    *, names: tuple[str, ...], components: Mapping[str, object]
+) -> tuple[dict[str, BaseModel], list[str], list[str]]:
+    """The named components that parse, every problem with the others, and their paths."""
+    parsed: dict[str, BaseModel] = {}
+    problems: list[str] = []
+    missing: list[str] = []
+    for name in names:
+        component, component_problems, paths = _parse_component(name, components.get(name))
+        problems += component_problems
+        missing += paths
+        if component is not None:
+            parsed[name] = component
+    return parsed, problems, missing
+
+
+def input_error(problems: list[str], missing: list[str]) -> PhaseInputError:
+    return PhaseInputError(
+        {"error": f"{MISSING_INPUTS}: " + "; ".join(problems), "missing": missing}
+    )
+
+
 def parse_inputs(
     *, phase: Phase, query: object, components: Mapping[str, object]
 ) -> tuple[str, dict[str, BaseModel]]:
@@ -79,13 +101,9 @@ def parse_inputs(
     if not isinstance(query, str) or not query.strip():
         problems.append("query: required (the argument or question under trial)")
         missing.append("query")
-    parsed: dict[str, BaseModel] = {}
-    for name in phase.inputs:
-        component, component_problems, paths = _parse_component(name, components.get(name))
-        problems += component_problems
-        missing += paths
-        if component is not None:
-            parsed[name] = component
+    parsed, component_problems, paths = parse_components(names=phase.inputs, components=components)
+    problems += component_problems
+    missing += paths
     warrant, backing = parsed.get("warrant"), parsed.get("backing")
     if isinstance(warrant, Warrant) and isinstance(backing, Backing):
         breaker = circuit_breaker(warrant=warrant, backing=backing)
@@ -93,7 +111,5 @@ def parse_inputs(
             problems.append(f"{breaker.component}.strength: {breaker.reason}")
             missing.append(f"{breaker.component}.strength")
     if problems:
-        raise PhaseInputError(
-            {"error": f"{MISSING_INPUTS}: " + "; ".join(problems), "missing": missing}
-        )
+        raise input_error(problems, missing)
     return str(query).strip(), parsed
