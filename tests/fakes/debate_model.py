@@ -117,6 +117,8 @@ class FakeDebateModel:
     duplicate_attack: bool = False
     unknown_verdict: bool = False
     omit_verdicts: bool = False
+    # Ignore labels and earlier attacks: every round repeats round 1's attacks.
+    repeat_attacks: bool = False
 
     def __call__(self, body: dict[str, Any]) -> Reply:
         request = parse_request(body)
@@ -170,15 +172,20 @@ class FakeDebateModel:
             for line in request.text.splitlines()
             if (m := _VALID_ATTACK.match(line)) and m.group(6) == me
         }
-        targets = [
-            a
-            for a in arguments
-            if a["speaker"] != me and a["label"] in ("IN", "UNDEC") and a["id"] not in already
-        ]
-        targets.sort(key=lambda a: (a["label"] != "IN", int(a["id"][1:])))
+        if self.repeat_attacks:
+            targets = [a for a in arguments if a["speaker"] != me]
+            targets.sort(key=lambda a: int(a["id"][1:]))
+        else:
+            targets = [
+                a
+                for a in arguments
+                if a["speaker"] != me and a["label"] in ("IN", "UNDEC") and a["id"] not in already
+            ]
+            targets.sort(key=lambda a: (a["label"] != "IN", int(a["id"][1:])))
         attacks = []
         for j, target in enumerate(targets[: self.attacks_per_round]):
-            rebut = (request.round + j) % 2 == 1 or target["premise"] == 0
+            parity = 1 if self.repeat_attacks else request.round
+            rebut = (parity + j) % 2 == 1 or target["premise"] == 0
             attacks.append(
                 self._attack(
                     target=target["id"],
