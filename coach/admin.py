@@ -117,11 +117,21 @@ def guard_list(turn: CoachTurn) -> str:
     )
 
 
+# Costs are stored to the micro-dollar; SQLite's SUM would print float noise.
+COST_QUANTUM = Decimal("0.000001")
+
 CSV_COLUMNS = (
     ["id", "student", "title", "language", "current_step", "completed_at", "created_at"]
     + [column for step in STEPS for column in (step.field, f"{step.field}_provenance")]
     + ["messages", "turns", "failed_turns", "cost_usd"]
 )
+
+
+def _cell(value: Any) -> Any:
+    """Neutralise spreadsheet formulas: students' text is opened in Excel by instructors."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
 
 
 @admin.register(Argument)
@@ -222,7 +232,8 @@ class ArgumentAdmin(admin.ModelAdmin):
         for argument in rows.order_by("id"):
             turns = argument.turns.all()
             writer.writerow(
-                [
+                _cell(value)
+                for value in [
                     argument.pk,
                     argument.owner.get_username(),
                     argument.title,
@@ -241,7 +252,9 @@ class ArgumentAdmin(admin.ModelAdmin):
                     argument._messages,
                     argument._all_turns,
                     turns.exclude(error_code="").count(),
-                    turns.aggregate(total=Sum("cost_usd"))["total"] or Decimal(0),
+                    (turns.aggregate(total=Sum("cost_usd"))["total"] or Decimal(0)).quantize(
+                        COST_QUANTUM
+                    ),
                 ]
             )
         return response

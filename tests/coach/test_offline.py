@@ -1,0 +1,103 @@
+"""The offline coach on its own: deterministic replies that honour the contract."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from coach.guards import GuardContext, apply_guards
+from coach.offline import GUIDING_QUESTIONS, OfflineTurn, offline_reply, split_for_stream, tidy
+from coach.steps import STEP_IDS
+
+
+def turn(message: str, *, step: str = "claim", language: str = "en", **fields: Any) -> OfflineTurn:
+    return OfflineTurn(
+        step=step,
+        language=language,
+        message=message,
+        draft_text=fields.get("draft_text", ""),
+        step_messages=fields.get("step_messages", ()),
+        pending_proposal=fields.get("pending_proposal"),
+    )
+
+
+@pytest.mark.parametrize("step", STEP_IDS)
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_it_opens_every_step_with_its_guiding_question(step: str, language: str) -> None:
+    reply = offline_reply(turn("", step=step, language=language))
+    assert reply.step == step and reply.proposedUpdate is None
+    assert reply.nextQuestion == GUIDING_QUESTIONS[step][language]
+
+
+def test_it_names_what_the_heuristics_find_weak() -> None:
+    reply = offline_reply(turn("Cars are bad for people.", step="grounds"))
+    assert "no evidence" in reply.assistantText and reply.proposedUpdate is None
+
+
+def test_it_names_weaknesses_in_spanish() -> None:
+    reply = offline_reply(turn("Los coches son ruidosos.", step="rebuttal", language="es"))
+    assert "excepción" in reply.assistantText
+
+
+def test_it_guides_first_even_when_the_attempt_is_good() -> None:
+    reply = offline_reply(turn("Cities should ban cars downtown.", step="claim"))
+    assert reply.proposedUpdate is None and "yes" in reply.assistantText
+
+
+@pytest.mark.parametrize(("confirm", "language"), [("yes", "en"), ("Sí, me sirve.", "es")])
+def test_it_proposes_the_students_own_text_on_confirmation(confirm: str, language: str) -> None:
+    earlier = ["what is a claim?", "cities should ban cars downtown"]
+    reply = offline_reply(turn(confirm, language=language, step_messages=earlier))
+    assert reply.proposedUpdate.value == "Cities should ban cars downtown."
+    assert reply.shouldAdvance and reply.nextStep == "grounds" and reply.confidence == 0.9
+
+
+def test_it_prefers_the_pending_proposal_on_confirmation() -> None:
+    pending = {"field": "claim", "value": "Cars out of city centres now.", "rationale": ""}
+    reply = offline_reply(turn("ok", step_messages=["something else"], pending_proposal=pending))
+    assert reply.proposedUpdate.value == "Cars out of city centres now."
+
+
+def test_it_proposes_but_does_not_advance_weak_confirmed_text() -> None:
+    reply = offline_reply(turn("yes", step="grounds", step_messages=["cars are bad"]))
+    assert reply.proposedUpdate.value == "Cars are bad." and not reply.shouldAdvance
+
+
+def test_it_has_nothing_to_propose_before_the_student_wrote_anything() -> None:
+    reply = offline_reply(turn("yes"))
+    assert reply.proposedUpdate is None and reply.nextQuestion
+
+
+def test_it_tidies_the_text_beside_a_rewrite_request() -> None:
+    reply = offline_reply(turn("Fix this: cities should ban cars downtown"))
+    assert reply.proposedUpdate.value == "Cities should ban cars downtown."
+    assert "cannot rewrite" in reply.assistantText
+
+
+def test_it_completes_on_a_confirmed_rebuttal() -> None:
+    reply = offline_reply(
+        turn("sí", step="rebuttal", language="es", step_messages=["a menos que llueva mucho"])
+    )
+    assert reply.isComplete and reply.nextStep is None
+
+
+@pytest.mark.parametrize("step", STEP_IDS)
+def test_its_replies_pass_the_guards_unchanged_on_a_later_turn(step: str) -> None:
+    """The offline coach already honours the contract: no guard needs to repair it."""
+    for message in ("", "what is this step?", "hmm", "yes"):
+        reply = offline_reply(turn(message, step=step, step_messages=["some text of mine here"]))
+        context = GuardContext(current_step=step, draft_text="", is_confirmation=message == "yes")
+        decisions = apply_guards(result=reply, context=context).decisions
+        assert [d.name for d in decisions if d.changed] in ([], ["question_appending"])
+
+
+def test_it_streams_growing_prefixes_that_end_in_the_whole_text() -> None:
+    text = "One sentence. Another one! A third?"
+    assert split_for_stream(text) == ["One sentence.", "One sentence. Another one!", text]
+
+
+def test_it_tidies_spacing_capitals_and_the_final_stop() -> None:
+    assert tidy("  cities   should ban cars ") == "Cities should ban cars."
+    assert tidy("probably") == "Probably"
+    assert tidy("Why would they?") == "Why would they?"
