@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import importlib
 from decimal import Decimal
 
 from debates.models import Debate, Persona
 
 
 def default_personas(count: int) -> list[Persona]:
-    """The first ``count`` personas shipped by the data migration, by id."""
-    personas = list(Persona.objects.order_by("id")[:count])
-    assert len(personas) == count, "the data migration ships the default personas"
-    return personas
+    """The first ``count`` personas shipped by the data migration, in its order.
+
+    Created again if missing: a transactional test flushes the tables,
+    migration data included, for the tests that run after it.
+    """
+    shipped = importlib.import_module("debates.migrations.0002_default_personas")
+    assert count <= len(shipped.DEFAULT_PERSONAS)
+    return [
+        Persona.objects.get_or_create(name=name, defaults={"worldview": worldview})[0]
+        for name, worldview in shipped.DEFAULT_PERSONAS[:count]
+    ]
 
 
 def make_debate(

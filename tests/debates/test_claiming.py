@@ -1,0 +1,53 @@
+"""One worker at a time: claims, leases, and takeover after a worker dies."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from debates.claiming import LeaseLost, claim_debate, hold_lease, renew_lease
+from debates.models import Debate, DebateStatus
+from tests.debates.factories import make_debate
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_claims_a_queued_debate_once():
+    debate = make_debate()
+    first = claim_debate(debate_id=debate.id, worker="w1", lease_seconds=60)
+    second = claim_debate(debate_id=debate.id, worker="w2", lease_seconds=60)
+    debate.refresh_from_db()
+    assert first.outcome == "claimed"
+    assert second.outcome == "busy" and 50 < second.retry_in <= 60
+    assert (debate.status, debate.claimed_by, debate.attempts) == (DebateStatus.RUNNING, "w1", 1)
+
+
+def test_it_lets_another_worker_take_over_an_expired_lease():
+    debate = make_debate()
+    claim_debate(debate_id=debate.id, worker="w1", lease_seconds=60)
+    Debate.objects.filter(pk=debate.pk).update(lease_expires_at=timezone.now() - timedelta(1))
+    assert claim_debate(debate_id=debate.id, worker="w2", lease_seconds=60).outcome == "claimed"
+    with pytest.raises(LeaseLost):
+        renew_lease(debate_id=debate.id, worker="w1", lease_seconds=60)
+    with pytest.raises(LeaseLost), transaction.atomic():
+        hold_lease(debate_id=debate.id, worker="w1")
+    debate.refresh_from_db()
+    assert (debate.claimed_by, debate.attempts) == ("w2", 2)
+
+
+def test_it_reports_finished_and_missing_debates():
+    debate = make_debate()
+    Debate.objects.filter(pk=debate.pk).update(status=DebateStatus.DONE)
+    assert claim_debate(debate_id=debate.id, worker="w", lease_seconds=60).outcome == "finished"
+    assert (
+        claim_debate(debate_id=debate.id + 999, worker="w", lease_seconds=60).outcome == "missing"
+    )
+
+
+def test_it_renews_the_lease_of_its_holder():
+    debate = make_debate()
+    claim_debate(debate_id=debate.id, worker="w1", lease_seconds=1)
+    renew_lease(debate_id=debate.id, worker="w1", lease_seconds=600)
+    debate.refresh_from_db()
+    assert debate.lease_expires_at > timezone.now() + timedelta(seconds=500)
