@@ -5,8 +5,9 @@ unset) Celery would run the task inside the request, and the student would
 wait for four model calls before seeing the page. A daemon thread instead
 lets the response go out at once, and the page polls for the phases.
 
-Debates need the same thing; this small helper is kept in trials so the two
-apps stay independent (see the report of issue 5).
+debates/services.py does the same for debates privately (`launch`); this
+small twin is kept here so the two apps stay independent. A server restart
+kills such threads: `manage.py resume_trials` starts them again.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import logging
 import threading
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import connections
 
 __all__ = ["enqueue_trial"]
 
@@ -30,9 +31,7 @@ def _run_in_thread(trial_id: int) -> None:
     except Exception:
         logger.exception("background trial %s crashed", trial_id)
     finally:
-        # The thread opened its own connection; leave none behind.
-        close_old_connections()
-        connection.close()
+        connections.close_all()  # this thread's own connections only
 
 
 def enqueue_trial(trial_id: int) -> None:

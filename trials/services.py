@@ -32,6 +32,7 @@ __all__ = [
     "STALE_AFTER",
     "TrialRefused",
     "claim_trial",
+    "resume_stale_trials",
     "run_trial",
     "start_trial",
 ]
@@ -82,18 +83,33 @@ def start_trial(*, user, argument: Argument | None = None, question: str | None 
     return trial
 
 
+def _stale() -> Q:
+    """Trials nobody is running: never claimed, or claimed by a runner that went away."""
+    cutoff = timezone.now() - STALE_AFTER
+    return Q(status=TrialStatus.PENDING, created_at__lt=cutoff) | Q(
+        status=TrialStatus.RUNNING, started_at__lt=cutoff
+    )
+
+
+def resume_stale_trials() -> list[int]:
+    """Hand every stale trial to the background again; each resumes after its last saved phase."""
+    from trials.background import enqueue_trial
+
+    stale = list(Trial.objects.filter(_stale()).values_list("pk", flat=True))
+    for trial_id in stale:
+        enqueue_trial(trial_id)
+    return stale
+
+
 def claim_trial(trial_id: int) -> bool:
     """Take the trial for this run: pending, or running but abandoned (see STALE_AFTER).
 
     One UPDATE decides it, so of two runners only one gets 1 row back.
     """
-    now = timezone.now()
-    claimable = Q(status=TrialStatus.PENDING) | Q(
-        status=TrialStatus.RUNNING, started_at__lt=now - STALE_AFTER
-    )
+    claimable = Q(status=TrialStatus.PENDING) | _stale()
     return bool(
         Trial.objects.filter(claimable, pk=trial_id).update(
-            status=TrialStatus.RUNNING, started_at=now, model=settings.TRIAL_MODEL
+            status=TrialStatus.RUNNING, started_at=timezone.now(), model=settings.TRIAL_MODEL
         )
     )
 

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from tests.fakes.anthropic_server import Reply
 from tests.trials import phase_data
 from tests.trials.factories import make_argument, make_user
 from trials.models import Trial, TrialStatus
-from trials.services import start_trial
+from trials.services import STALE_AFTER, resume_stale_trials, start_trial
 from trials.tasks import run_trial_task
 
 
@@ -57,3 +59,29 @@ def test_the_celery_task_runs_the_trial_once(fake_anthropic):
 
     assert Trial.objects.get(pk=trial.pk).status == TrialStatus.TERMINATED
     assert len(fake_anthropic.message_requests) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_resumes_only_the_trials_left_behind(fake_anthropic, settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    fake_anthropic.enqueue(Reply.json(phase_data.phase2(warrant_strength="irrelevant")))
+    student = make_user()
+    long_ago = timezone.now() - STALE_AFTER - timedelta(minutes=1)
+    abandoned = Trial.objects.create(
+        owner=student,
+        query="Q",
+        status=TrialStatus.RUNNING,
+        started_at=long_ago,
+        phase1=phase_data.phase1(),
+    )
+    busy = Trial.objects.create(
+        owner=student, query="Q", status=TrialStatus.RUNNING, started_at=timezone.now()
+    )
+    done = Trial.objects.create(owner=student, query="Q", status=TrialStatus.SUSTAINED)
+    Trial.objects.filter(pk=done.pk).update(created_at=long_ago)
+
+    assert resume_stale_trials() == [abandoned.pk]
+
+    assert _wait_until_finished(abandoned.pk).status == TrialStatus.TERMINATED
+    assert len(fake_anthropic.message_requests) == 1  # phase 2 only: phase 1 was saved
+    assert Trial.objects.get(pk=busy.pk).status == TrialStatus.RUNNING

@@ -1,0 +1,13 @@
+"""`python manage.py resume_trials`: run again the trials a restart or a dead worker left behind."""
+
+from django.core.management.base import BaseCommand
+
+from trials.services import STALE_AFTER, resume_stale_trials
+
+
+class Command(BaseCommand):
+    help = f"Start again every trial pending or running for more than {STALE_AFTER}."
+
+    def handle(self, *args, **options) -> None:
+        resumed = resume_stale_trials()
+        self.stdout.write(f"resumed {len(resumed)} trial(s): {resumed}")
