@@ -283,7 +283,7 @@ def offline_reply(turn: OfflineTurn) -> CoachAIResult:
     return _attempt(turn)
 
 
-_SENTENCE_END = re.compile(r"[.!?»](?=\s)")
+_SENTENCE_END = re.compile(r"[.!?…](?=\s)")
 
 
 def split_for_stream(text: str) -> list[str]:

@@ -26,6 +26,16 @@ def fast_retries(settings: Any) -> None:
     settings.LLM_MAX_RETRIES = 2
 
 
+@pytest.fixture
+def drafted(argument: Argument) -> Argument:
+    """An argument with typed text and a pending proposal: what a failed turn must not touch."""
+    argument.claim = "Cars out."
+    argument.provenance = {"claim": "typed"}
+    argument.pending_proposal = {"field": "claim", "value": "Cars out of centres.", "rationale": ""}
+    argument.save()
+    return argument
+
+
 def draft_of(argument: Argument) -> dict[str, Any]:
     argument.refresh_from_db()
     return {
@@ -111,23 +121,23 @@ def test_it_retries_a_429_and_then_succeeds(
 
 
 def test_it_fails_the_stream_when_529_outlasts_the_retries(
-    fake_anthropic: FakeAnthropicServer, student: Any, argument: Argument
+    fake_anthropic: FakeAnthropicServer, student: Any, drafted: Argument
 ) -> None:
-    before = draft_of(argument)
+    before = draft_of(drafted)
     fake_anthropic.enqueue(*[Reply.error(529)] * 3)
-    status, lines = send(student, argument)
+    status, lines = send(student, drafted)
     assert status == 200 and len(lines) == 1
     assert len(fake_anthropic.message_requests) == 1 + settings.LLM_MAX_RETRIES
-    assert_failed_turn(argument, lines, "coach_stream_failed", before)
+    assert_failed_turn(drafted, lines, "coach_stream_failed", before)
 
 
 def test_it_reports_malformed_json_as_a_validation_failure(
-    fake_anthropic: FakeAnthropicServer, student: Any, argument: Argument
+    fake_anthropic: FakeAnthropicServer, student: Any, drafted: Argument
 ) -> None:
-    before = draft_of(argument)
+    before = draft_of(drafted)
     fake_anthropic.enqueue(Reply.json('{"assistantText": "Half a thought", "step": '))
-    status, lines = send(student, argument)
-    assert_failed_turn(argument, lines, "coach_validation_failed", before)
+    status, lines = send(student, drafted)
+    assert_failed_turn(drafted, lines, "coach_validation_failed", before)
     assert lines[-2]["text"] == "Half a thought"  # the student saw it stream
     turn = CoachTurn.objects.get()
     assert turn.raw_result == {"raw_text": '{"assistantText": "Half a thought", "step": '}
@@ -135,51 +145,51 @@ def test_it_reports_malformed_json_as_a_validation_failure(
 
 
 def test_it_reports_a_reply_that_breaks_the_schema_as_a_validation_failure(
-    fake_anthropic: FakeAnthropicServer, student: Any, argument: Argument
+    fake_anthropic: FakeAnthropicServer, student: Any, drafted: Argument
 ) -> None:
-    before = draft_of(argument)
+    before = draft_of(drafted)
     fake_anthropic.enqueue(Reply.json({**GOOD, "mood": "cheerful"}))
-    _, lines = send(student, argument)
-    assert_failed_turn(argument, lines, "coach_validation_failed", before)
+    _, lines = send(student, drafted)
+    assert_failed_turn(drafted, lines, "coach_validation_failed", before)
 
 
 @pytest.mark.parametrize("framing", ["chunked", "close"])
 def test_it_fails_the_stream_when_the_connection_is_cut(
-    fake_anthropic: FakeAnthropicServer, student: Any, argument: Argument, framing: str
+    fake_anthropic: FakeAnthropicServer, student: Any, drafted: Argument, framing: str
 ) -> None:
-    before = draft_of(argument)
+    before = draft_of(drafted)
     fake_anthropic.enqueue(Reply.cut(GOOD, after_chars=40, framing=framing, chunk_chars=8))
-    _, lines = send(student, argument)
-    assert_failed_turn(argument, lines, "coach_stream_failed", before)
+    _, lines = send(student, drafted)
+    assert_failed_turn(drafted, lines, "coach_stream_failed", before)
     assert lines[0]["type"] == "delta"  # part of the reply had arrived
 
 
 def test_it_fails_the_stream_on_an_error_event(
-    fake_anthropic: FakeAnthropicServer, student: Any, argument: Argument
+    fake_anthropic: FakeAnthropicServer, student: Any, drafted: Argument
 ) -> None:
-    before = draft_of(argument)
+    before = draft_of(drafted)
     fake_anthropic.enqueue(Reply.stream_error(json.dumps(GOOD)[:30]))
-    _, lines = send(student, argument)
-    assert_failed_turn(argument, lines, "coach_stream_failed", before)
+    _, lines = send(student, drafted)
+    assert_failed_turn(drafted, lines, "coach_stream_failed", before)
 
 
 def test_it_reports_an_empty_assistant_text(
-    fake_anthropic: FakeAnthropicServer, student: Any, argument: Argument
+    fake_anthropic: FakeAnthropicServer, student: Any, drafted: Argument
 ) -> None:
-    before = draft_of(argument)
+    before = draft_of(drafted)
     fake_anthropic.enqueue(Reply.json(coach_result(text="  ", proposedUpdate=None)))
-    _, lines = send(student, argument)
-    assert_failed_turn(argument, lines, "coach_empty_response", before)
+    _, lines = send(student, drafted)
+    assert_failed_turn(drafted, lines, "coach_empty_response", before)
     assert CoachTurn.objects.get().raw_result == {"assistantText": "  ", "step": "claim"}
 
 
 def test_it_refuses_a_stale_step_without_calling_the_model(
-    fake_anthropic: FakeAnthropicServer, student: Any, argument: Argument
+    fake_anthropic: FakeAnthropicServer, student: Any, drafted: Argument
 ) -> None:
-    before = draft_of(argument)
-    status, lines = send(student, argument, step="grounds")
+    before = draft_of(drafted)
+    status, lines = send(student, drafted, step="grounds")
     assert status == 200 and len(lines) == 1
-    assert_failed_turn(argument, lines, "coach_step_mismatch", before)
+    assert_failed_turn(drafted, lines, "coach_step_mismatch", before)
     assert fake_anthropic.message_requests == []
     assert CoachMessage.objects.get().step == "grounds"  # what the student was looking at
 
@@ -225,3 +235,37 @@ def test_it_sends_the_transcript_and_the_first_turn_hint(
     assert roles == ["user", "assistant", "user"]
     last = second.body["messages"][-1]["content"]
     assert '"student_confirms_a_suggestion": true' in last and "first message" not in last
+
+
+def test_it_reattaches_the_pending_proposal_when_a_spanish_student_confirms(
+    fake_anthropic: FakeAnthropicServer, student: Any, spanish_argument: Argument
+) -> None:
+    pending = {"field": "claim", "value": "Las ciudades deben cerrar el centro.", "rationale": ""}
+    spanish_argument.pending_proposal = pending
+    spanish_argument.save()
+    forgetful = coach_result(text="¡Perfecto! Acéptala para seguir.", confidence=0.9)
+    fake_anthropic.enqueue(Reply.json(forgetful))
+    _, _, lines = post_turn(
+        student, argument_id=spanish_argument.pk, message="Sí, me sirve.", step="claim"
+    )
+    assert lines[-1]["result"]["proposedUpdate"] == {
+        "field": "claim",
+        "value": pending["value"],
+    }
+    decisions = {d["name"]: d for d in CoachTurn.objects.get().guard_decisions}
+    assert decisions["confirmation"]["changed"]
+
+
+def test_it_removes_an_unsure_proposal_on_the_first_message_for_a_step(
+    fake_anthropic: FakeAnthropicServer, student: Any, argument: Argument
+) -> None:
+    eager = coach_result(
+        confidence=0.7, proposedUpdate={"field": "claim", "value": "Ban cars downtown now."}
+    )
+    fake_anthropic.enqueue(Reply.json(eager), Reply.json(eager))
+    first = send(student, argument)[1][-1]["result"]
+    second = send(student, argument)[1][-1]["result"]
+    assert "proposedUpdate" not in first
+    assert second["proposedUpdate"]["value"] == "Ban cars downtown now."
+    argument.refresh_from_db()
+    assert argument.pending_proposal["value"] == "Ban cars downtown now."
