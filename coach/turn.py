@@ -73,7 +73,9 @@ _LLM_ERRORS = {
 
 
 class TurnFailed(Exception):
-    def __init__(self, code: str, detail: str, *, accounting: Accounting, raw: Any = None):
+    """A turn that produced no usable reply; `code` is the NDJSON error code."""
+
+    def __init__(self, code: str, detail: str, *, accounting: Accounting, raw: Any = None) -> None:
         super().__init__(f"{code}: {detail}")
         self.code, self.detail, self.accounting, self.raw = code, detail, accounting, raw
 
@@ -102,7 +104,9 @@ def _context(state: TurnState, message: str) -> GuardContext:
     )
 
 
-async def _ai_reply(state: TurnState, message: str, context: GuardContext, out: list[_Reply]):
+async def _ai_reply(
+    state: TurnState, message: str, context: GuardContext, out: list[_Reply]
+) -> AsyncIterator[dict[str, Any]]:
     """Stream the AI coach's reply: yield delta lines, leave the reply in `out`."""
     argument = state.argument
     facts = TurnFacts(
@@ -146,7 +150,10 @@ async def _ai_reply(state: TurnState, message: str, context: GuardContext, out: 
         ) from error
 
 
-async def _offline_reply(state: TurnState, message: str, out: list[_Reply]):
+async def _offline_reply(
+    state: TurnState, message: str, out: list[_Reply]
+) -> AsyncIterator[dict[str, Any]]:
+    """The offline coach's reply, "streamed" a sentence at a time like the AI's."""
     argument = state.argument
     result = offline_reply(
         OfflineTurn(
@@ -206,6 +213,10 @@ async def run_turn(*, argument: Argument, message: str, step: str) -> AsyncItera
         )
         async for line in source:
             yield line
+        if not out:
+            raise TurnFailed(
+                "coach_stream_failed", "the reply ended without a result", accounting=Accounting()
+            )
         reply = out[0]
         raw = reply.result.to_json()
         if not reply.result.assistantText.strip():
