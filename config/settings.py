@@ -94,8 +94,16 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-            # Streaming views and in-process workers write from several threads.
-            "OPTIONS": {"timeout": 20},
+            # Streaming views and in-process workers write from several threads
+            # (under ASGI each request runs its sync code in its own thread). BEGIN
+            # IMMEDIATE makes a writer wait for the lock (up to `timeout`) instead of
+            # failing at once with "database is locked" when a read transaction tries
+            # to upgrade; WAL lets readers go on while one writer commits.
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL;",
+            },
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -1,0 +1,418 @@
+"""Benchmark: twenty students chatting with the coach at once, model latency zero.
+
+Three processes, as in production: the fake Anthropic server (zero latency),
+the real ASGI app under uvicorn (DEBUG off, its own SQLite file unless
+DATABASE_URL is set) and this process, where twenty asyncio clients sign in
+through the login form and each stream TURNS coach turns over keep-alive
+connections.
+
+"The server's own time per turn" is measured inside the server process
+(benchmarks/coach_asgi.py: request handed to Django -> last body byte handed
+back) minus the model's time as the coach recorded it (CoachTurn.latency_ms,
+the llm call from request to end of stream). What remains is ours: loading the
+draft, intent and prompt building, parsing and forwarding the stream, guards,
+the transaction that saves the turn, and waiting for the event loop and the
+database while nineteen other students are served. The client's time to the
+last byte is reported too, for context.
+
+Targets (issue §9): p50 under 15 ms and p95 under 50 ms on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from benchmarks.coach_http import Session
+
+__all__ = ["main"]
+
+ROOT = Path(__file__).resolve().parent.parent
+STUDENTS = 20
+TURNS = 8  # back-to-back turns per student
+PACED_TURNS = 5
+# Seconds a paced student pauses between turns (real ones take far longer):
+# 20 students every 3 s offer about 7 turns/s, a third of the measured capacity.
+THINK_S = 3.0
+TARGET_P50_MS = 15.0
+TARGET_P95_MS = 50.0
+PASSWORD = "bench-student-pass-1"
+MESSAGES = [
+    "I think cities should limit cars in their centres.",
+    "Mostly big European cities with good public transport.",
+    "Because traffic makes the air dirty and streets dangerous.",
+    "I am not sure how strong the claim should be.",
+    "Maybe only during the week, not at weekends.",
+]
+
+
+@dataclass
+class Student:
+    username: str
+    argument_id: int
+    session: Session | None = None
+    csrf: str = ""
+    turns: list[dict] = field(default_factory=list)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def percentile(values: list[float], pct: float) -> float:
+    """Nearest-rank percentile: an observed value, never an interpolation."""
+    ordered = sorted(values)
+    rank = max(1, round(pct / 100 * len(ordered) + 0.5 - 1e-9))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+# --- the processes ------------------------------------------------------------
+
+
+def bench_env(*, tmp: Path, fake_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DEBUG="0",
+        SECRET_KEY=env.get("SECRET_KEY") or "insecure-bench-only-key",
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_COOKIES="0",
+        SERVE_STATIC="0",
+        LOG_LEVEL="WARNING",
+        ANTHROPIC_API_KEY="sk-ant-bench-key",
+        ANTHROPIC_BASE_URL=fake_url,
+        BENCH_TIMINGS_PATH=str(tmp / "timings.jsonl"),
+        PYTHONPATH=str(ROOT),
+    )
+    env.pop("ANTHROPIC_AUTH_TOKEN", None)
+    if not env.get("DATABASE_URL"):
+        env["SQLITE_PATH"] = str(tmp / "bench.sqlite3")
+    return env
+
+
+def start_fake_anthropic(tmp: Path) -> tuple[subprocess.Popen, str]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.fakes.anthropic_server", "--port", "0", "--latency-ms", "0"]
+        + ["--responder", "benchmarks.coach_responder:respond"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    line = process.stdout.readline()
+    match = re.search(r"http://[\d.]+:\d+", line)
+    if not match:
+        process.kill()
+        raise RuntimeError(f"the fake Anthropic server did not start: {line!r}")
+    return process, match.group(0)
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode:
+        raise RuntimeError(f"manage.py {' '.join(args[:2])} failed:\n{done.stderr[-2000:]}")
+    return done.stdout
+
+
+SETUP = """
+import json
+from django.contrib.auth import get_user_model
+from coach.services import create_argument
+out = []
+for name in {names!r}:
+    user = get_user_model().objects.create_user(name, password={password!r})
+    out.append([name, create_argument(owner=user, title="Cities and cars", language="en").pk])
+print(json.dumps(out))
+"""
+
+MODEL_TIMES = """
+import json
+from coach.models import CoachTurn
+rows = CoachTurn.objects.filter(argument__owner__username__startswith={prefix!r})
+print(json.dumps({{str(m): l for m, l in rows.values_list("assistant_message_id", "latency_ms")}}))
+"""
+
+CLEANUP = """
+from django.contrib.auth import get_user_model
+get_user_model().objects.filter(username__startswith={prefix!r}).delete()
+"""
+
+
+def start_server(env: dict[str, str], port: int) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "benchmarks.coach_asgi:application"]
+        + ["--lifespan", "off", "--host", "127.0.0.1", "--port", str(port)]
+        + ["--log-level", "warning", "--no-access-log"],
+        cwd=ROOT,
+        env=env,
+    )
+
+
+async def wait_until_up(port: int, *, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        session = Session("127.0.0.1", port)
+        try:
+            if (await session.get("/healthz")).status == 200:
+                return
+        except OSError:
+            await asyncio.sleep(0.1)
+        finally:
+            await session.close()
+    raise RuntimeError("uvicorn did not answer /healthz in time")
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+# --- the students -------------------------------------------------------------
+
+
+async def sign_in(student: Student, port: int) -> None:
+    session = student.session = Session("127.0.0.1", port)
+    page = await session.get("/accounts/login/")
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page.body).group(1)
+    answer = await session.post_form(
+        "/accounts/login/",
+        {"username": student.username, "password": PASSWORD, "csrfmiddlewaretoken": token.decode()},
+    )
+    if answer.status != 302 or "sessionid" not in session.cookies:
+        raise RuntimeError(f"{student.username} could not sign in (HTTP {answer.status})")
+    student.csrf = session.cookies["csrftoken"]
+
+
+async def coach_turn(student: Student, message: str, *, record: bool) -> None:
+    bench_id = uuid.uuid4().hex
+    response = await student.session.post_json(
+        "/api/coach",
+        {"argument_id": student.argument_id, "message": message, "step": "claim"},
+        {"X-CSRFToken": student.csrf, "X-Bench-Id": bench_id, "Accept": "application/x-ndjson"},
+    )
+    lines = [json.loads(line) for line in response.body.splitlines() if line.strip()]
+    last = lines[-1] if lines else {}
+    ok = response.status == 200 and last.get("type") == "result"
+    if record:
+        student.turns.append(
+            {
+                "id": bench_id,
+                "ok": ok,
+                "error": None if ok else last.get("error") or f"HTTP {response.status}",
+                "message_id": last.get("message_id"),
+                "client_ms": response.last_byte_ms,
+                "deltas": sum(1 for line in lines if line.get("type") == "delta"),
+            }
+        )
+
+
+async def sign_in_and_warm_up(students: list[Student], port: int) -> None:
+    await asyncio.gather(*(sign_in(student, port) for student in students))
+    # One untimed turn each: imports, connection pools and caches warm up here.
+    await asyncio.gather(*(coach_turn(s, MESSAGES[0], record=False) for s in students))
+
+
+async def run_phase(students: list[Student], turns: int, *, think_s: float, seed: int) -> float:
+    """Every student sends `turns` turns, pausing about `think_s` between them (0: none)."""
+    rng = random.Random(seed)
+    pauses = {s.username: [rng.uniform(0.5, 1.5) * think_s for _ in range(turns)] for s in students}
+
+    async def chat(student: Student) -> None:
+        for index in range(turns):
+            # Students start out of step with one another, as they would in class.
+            await asyncio.sleep(pauses[student.username][index])
+            await coach_turn(student, MESSAGES[index % len(MESSAGES)], record=True)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(chat(student) for student in students))
+    return time.perf_counter() - started
+
+
+async def run_students(
+    students: list[Student], port: int, *, paced_turns: int, turns: int, think_s: float
+) -> dict[str, tuple[list[Student], float]]:
+    await sign_in_and_warm_up(students, port)
+    paced = await run_phase(students, paced_turns, think_s=think_s, seed=1)
+    paced_students = [Student(s.username, s.argument_id, turns=s.turns) for s in students]
+    for student in students:
+        student.turns = []
+    saturated = await run_phase(students, turns, think_s=0.0, seed=2)
+    await asyncio.gather(*(student.session.close() for student in students))
+    return {"paced": (paced_students, paced), "back-to-back": (students, saturated)}
+
+
+# --- the report ---------------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    ok: int
+    failed: int
+    errors: list[str]
+    elapsed_s: float
+    own_ms: list[float]
+    whole_ms: list[float]
+    model_ms: list[float]
+    client_ms: list[float]
+    deltas: list[int]
+
+    @property
+    def turns_per_s(self) -> float:
+        return self.ok / self.elapsed_s if self.elapsed_s else 0.0
+
+
+def figures(*, students: list[Student], elapsed: float, timings: dict, model_ms: dict) -> Figures:
+    turns = [turn for student in students for turn in student.turns]
+    good = [turn for turn in turns if turn["ok"]]
+    failed = [turn for turn in turns if not turn["ok"]]
+    result = Figures(
+        ok=len(good),
+        failed=len(failed),
+        errors=sorted({str(turn["error"]) for turn in failed}),
+        elapsed_s=elapsed,
+        own_ms=[],
+        whole_ms=[],
+        model_ms=[],
+        client_ms=[],
+        deltas=[turn["deltas"] for turn in good],
+    )
+    for turn in good:
+        server_ms = timings.get(turn["id"])
+        model_time = model_ms.get(str(turn["message_id"]))
+        if server_ms is None or model_time is None:
+            continue
+        result.whole_ms.append(server_ms)
+        result.model_ms.append(model_time)
+        result.own_ms.append(max(0.0, server_ms - model_time))
+        result.client_ms.append(turn["client_ms"])
+    return result
+
+
+def print_phase(label: str, fig: Figures) -> None:
+    print(f"  {label}: {fig.ok} turns ok, {fig.failed} failed, {fig.turns_per_s:.1f} turns/s")
+    if fig.errors:
+        print(f"    errors: {', '.join(fig.errors)}")
+    if fig.deltas:
+        print(f"    NDJSON deltas per turn (median): {statistics.median(fig.deltas):.0f}")
+    for name, values in (
+        ("server's own time", fig.own_ms),
+        ("server total (incl. model)", fig.whole_ms),
+        ("model time (recorded)", fig.model_ms),
+        ("client time to last byte", fig.client_ms),
+    ):
+        if values:
+            p50, p95 = percentile(values, 50), percentile(values, 95)
+            print(f"    {name:28} p50 {p50:7.1f} ms   p95 {p95:7.1f} ms")
+
+
+def report(*, phases: dict[str, Figures], students: int, think_s: float) -> bool:
+    database = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"coach: {students} students, model latency 0, {database}, load average {load}")
+    print(f"  paced: each student pauses {think_s:.1f} s (+-50%) between turns, as people do")
+    print("  back-to-back: no pauses; latency there is queueing (students / turns per second)")
+    for label, fig in phases.items():
+        print_phase(label, fig)
+    paced, saturated = phases["paced"], phases["back-to-back"]
+    if not paced.own_ms:
+        print("  no measured turns: MISS")
+        return False
+    p50, p95 = percentile(paced.own_ms, 50), percentile(paced.own_ms, 95)
+    passed = (
+        p50 < TARGET_P50_MS and p95 < TARGET_P95_MS and not paced.failed and not saturated.failed
+    )
+    print(
+        f"  target: paced server's own time p50 < {TARGET_P50_MS:.0f} ms (got {p50:.1f}), "
+        f"p95 < {TARGET_P95_MS:.0f} ms (got {p95:.1f}), no failed turns: "
+        + ("PASS" if passed else "MISS")
+    )
+    print(f"  capacity: {saturated.turns_per_s:.1f} turns/s with {students} students back-to-back")
+    return passed
+
+
+def read_timings(path: Path) -> dict[str, float]:
+    if not path.exists():
+        return {}
+    rows = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    return {row["id"]: row["ms"] for row in rows}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", type=int, default=STUDENTS)
+    parser.add_argument("--turns", type=int, default=TURNS, help="back-to-back turns each")
+    parser.add_argument("--paced-turns", type=int, default=PACED_TURNS, help="paced turns each")
+    parser.add_argument("--think", type=float, default=THINK_S, help="seconds between paced turns")
+    # Called as main() by `python -m benchmarks`: the runner's argv is not ours.
+    args = parser.parse_args(argv if argv is not None else [])
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-coach-"))
+    prefix = f"bench-{uuid.uuid4().hex[:8]}-"
+    fake = server = None
+    env: dict[str, str] = {}
+    try:
+        fake, fake_url = start_fake_anthropic(tmp)
+        env = bench_env(tmp=tmp, fake_url=fake_url)
+        manage(env, "migrate", "--noinput", "-v", "0")
+        names = [f"{prefix}{index:02d}" for index in range(args.students)]
+        setup = SETUP.format(names=names, password=PASSWORD)
+        created = json.loads(manage(env, "shell", "--no-imports", "-c", setup))
+        students = [Student(username=name, argument_id=pk) for name, pk in created]
+        port = free_port()
+        server = start_server(env, port)
+        asyncio.run(wait_until_up(port))
+        runs = asyncio.run(
+            run_students(
+                students, port, paced_turns=args.paced_turns, turns=args.turns, think_s=args.think
+            )
+        )
+        stop(server)  # flushes and closes the timings log
+        model_ms = json.loads(
+            manage(env, "shell", "--no-imports", "-c", MODEL_TIMES.format(prefix=prefix))
+        )
+        timings = read_timings(tmp / "timings.jsonl")
+        phases = {
+            label: figures(students=group, elapsed=elapsed, timings=timings, model_ms=model_ms)
+            for label, (group, elapsed) in runs.items()
+        }
+        passed = report(phases=phases, students=args.students, think_s=args.think)
+        return 0 if passed else 1
+    finally:
+        for process in (server, fake):
+            if process is not None:
+                stop(process)
+        if env.get("DATABASE_URL"):
+            # A shared database keeps no benchmark students behind.
+            manage(env, "shell", "--no-imports", "-c", CLEANUP.format(prefix=prefix))
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
