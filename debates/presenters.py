@@ -278,10 +278,8 @@ def result_context(*, debate: Debate) -> dict[str, Any]:
         "mode": "result",
         "output": output,
         "common_ground": rows(output.get("commonGround")),
-        "camps": [
-            {"number": number, "arguments": rows(camp)}
-            for number, camp in enumerate(output.get("camps") or [], start=1)
-        ],
+        "camps": _camps(output, rows=rows),
+        "folded_camps": max(0, len(output.get("camps") or []) - OPEN_CAMPS),
         "disputed": rows(output.get("disputed")),
         "cruxes": [
             {**crux, "arguments": rows(crux.get("dependentArguments"))}
@@ -301,3 +299,22 @@ def result_context(*, debate: Debate) -> dict[str, Any]:
             "speaker", "from_argument", "to_argument", "validation"
         ).order_by("round", "id"),
     }
+
+
+#: Camps shown open on the result page; the rest are folded away.
+OPEN_CAMPS = 3
+
+
+def _camps(output: dict[str, Any], *, rows) -> list[dict[str, Any]]:
+    """Each camp as what it holds beyond the common ground (every camp holds that)."""
+    common = set(output.get("commonGround") or [])
+    return [
+        {
+            "number": number,
+            "size": len(camp),
+            "beyond": rows([key for key in camp if key not in common]),
+            "folded": number > OPEN_CAMPS,
+            "starts_fold": number == OPEN_CAMPS + 1,
+        }
+        for number, camp in enumerate(output.get("camps") or [], start=1)
+    ]

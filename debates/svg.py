@@ -55,13 +55,14 @@ ATTACK_STYLES: dict[str, tuple[str, str]] = {
 }
 
 NODE_WIDTH = 176
-NODE_HEIGHT = 52
+NODE_HEIGHT = 62
 COLUMN_GAP = 96
 ROW_GAP = 22
 MARGIN = 24
 LEGEND_HEIGHT = 64
 LEGEND_WIDTH = 640
 CLAIM_CHARS = 26
+SPEAKER_CHARS = 26
 _TRAILING_NUMBER = re.compile(r"(.*?)(\d+)")
 
 
@@ -169,11 +170,13 @@ def _node(node: GraphNode, at: tuple[int, int]) -> str:
         f"<title>{escape(tooltip)}</title>"
         f'<rect x="{x}" y="{y}" width="{NODE_WIDTH}" height="{NODE_HEIGHT}" rx="8" '
         f'fill="{fill}" stroke="{stroke}" stroke-width="2"{extra}/>'
-        f'<text x="{x + 10}" y="{y + 20}" font-size="13" font-weight="600" fill="{ink}">'
-        f"{escape(node.id)} · {escape(_short(node.speaker, 12))}</text>"
-        f'<text x="{x + NODE_WIDTH - 10}" y="{y + 20}" font-size="11" text-anchor="end" '
-        f'fill="{ink}">{word}</text>'
-        f'<text x="{x + 10}" y="{y + 40}" font-size="12" fill="{ink}">{escape(claim)}</text>'
+        f'<text x="{x + 10}" y="{y + 18}" font-size="13" font-weight="700" fill="{ink}">'
+        f"{escape(_short(node.id, 10))}</text>"
+        f'<text x="{x + NODE_WIDTH - 10}" y="{y + 18}" font-size="11" font-weight="600" '
+        f'text-anchor="end" fill="{ink}">{word}</text>'
+        f'<text x="{x + 10}" y="{y + 35}" font-size="11" fill="{ink}">'
+        f"{escape(_short(node.speaker, SPEAKER_CHARS))}</text>"
+        f'<text x="{x + 10}" y="{y + 52}" font-size="12" fill="{ink}">{escape(claim)}</text>'
         "</g>"
     )
 

@@ -7,6 +7,8 @@ rows and events the pipeline really writes, not on hand-made look-alikes.
 
 from __future__ import annotations
 
+import threading
+
 from debates.models import Debate
 from debates.orchestrator import run_debate
 from tests.debates.factories import make_debate
@@ -23,12 +25,24 @@ def finished_debate(
     rounds: int = 2,
     topic: str = "Cities should ban cars from their centres",
     model: FakeDebateModel | None = None,
+    in_thread: bool = False,
 ) -> Debate:
-    """A debate run to its end (the fake model rejects every third attack by default)."""
+    """A debate run to its end (the fake model rejects every third attack by default).
+
+    ``in_thread`` runs the orchestrator in a thread of its own: browser tests
+    need it, because Playwright's sync API keeps an event loop running in the
+    test's thread and the orchestrator starts its own. (A thread has its own
+    database connection, so it needs a transactional test database.)
+    """
     fake_anthropic.responder = model or FakeDebateModel(invalid_every=3)
     debate = make_debate(personas=personas, rounds=rounds, topic=topic)
     if creator is not None:
         Debate.objects.filter(pk=debate.pk).update(creator=creator)
-    run_debate(debate_id=debate.pk)
+    if in_thread:
+        worker = threading.Thread(target=run_debate, kwargs={"debate_id": debate.pk})
+        worker.start()
+        worker.join()
+    else:
+        run_debate(debate_id=debate.pk)
     debate.refresh_from_db()
     return debate
