@@ -91,6 +91,9 @@ def _client_strings() -> dict[str, Any]:
             "coach_step_mismatch": _(
                 "This argument moved on in another window; the page has been updated."
             ),
+            "authentication_required": _(
+                "You have been signed out. Sign in again in another tab, then retry."
+            ),
             "generic": _("Something went wrong. Your message is kept; try again."),
         },
     }

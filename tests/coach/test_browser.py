@@ -1,0 +1,165 @@
+"""The coaching page in headless Chromium, against the real ASGI app under uvicorn.
+
+The AI path talks to the fake Anthropic server through the real SDK; its
+replies are streamed slowly enough (a delay between SSE events) that the page
+can be caught showing part of a reply. The offline path needs no server.
+"""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from coach.models import Argument
+from tests.browser import sign_in
+from tests.fakes.anthropic_wire import Reply
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PASSWORD = "a-long-enough-pass"
+OPENING = (
+    "Welcome! What would you like to argue about? Say it in one sentence, as you would to a friend."
+)
+PROPOSED = "City centres should be closed to private cars."
+RATIONALE = "It names what changes and where, so it can be argued for."
+GROUNDS_OPENING = "Now the grounds: which facts make you believe this?"
+
+
+def slow(obj: dict) -> Reply:
+    # Eight characters per SSE event, 60 ms apart: a reply takes a second or two.
+    return Reply.json(obj, chunk_chars=8, chunk_delay_ms=60)
+
+
+def start_argument(page, live, title: str) -> None:
+    page.goto(f"{live.url}/coach/new/")
+    page.get_by_label("Title").fill(title)
+    page.get_by_label("Language").select_option("en")
+    page.get_by_role("button", name="Start").click()
+
+
+def last_coach_text(page) -> str:
+    return page.locator("#transcript .msg-assistant .text").last.text_content()
+
+
+def current_step(page) -> str:
+    return page.locator("#rail li[aria-current='step']").get_attribute("data-step")
+
+
+def test_it_streams_the_ai_coach_and_advances_on_confirm(live_asgi, page, fake_anthropic) -> None:
+    get_user_model().objects.create_user("ada", password=PASSWORD)
+    fake_anthropic.enqueue(
+        slow({"assistantText": OPENING, "step": "claim"}),
+        slow(
+            {
+                "assistantText": "That is a clear position. Here is a tighter wording.",
+                "step": "claim",
+                "confidence": 0.9,
+                "proposedUpdate": {"field": "claim", "value": PROPOSED, "rationale": RATIONALE},
+            }
+        ),
+        slow({"assistantText": GROUNDS_OPENING, "step": "grounds"}),
+    )
+    sign_in(page, live_asgi, "ada", PASSWORD)
+    start_argument(page, live_asgi, "Cars in the city")
+
+    # The page opens the step by itself; the reply appears while it streams.
+    page.wait_for_function(
+        """full => {
+            const bubble = document.querySelector('#transcript .msg-assistant.streaming .text');
+            return bubble && bubble.textContent.length > 0 && bubble.textContent.length < full.length;
+        }""",
+        arg=OPENING,
+    )
+    assert page.locator("#transcript").get_attribute("aria-live") == "polite"
+    page.wait_for_selector("#transcript .msg-assistant:not(.streaming)")
+    assert last_coach_text(page) == OPENING
+    assert page.locator(".coach-kind").inner_text().startswith("AI coach")
+    assert current_step(page) == "claim"
+
+    # Markup typed by the student is shown as text, never parsed.
+    page.get_by_label("Your message").fill("Cars should go <b>now</b>")
+    page.get_by_label("Your message").press("Enter")
+    assert (
+        page.locator("#transcript .msg-user .text").last.text_content()
+        == "Cars should go <b>now</b>"
+    )
+    assert page.locator("#transcript b").count() == 0
+
+    proposal = page.locator("#proposal")
+    page.wait_for_function(
+        "text => document.querySelector('#proposal .proposal-value')?.textContent === text",
+        arg=PROPOSED,
+    )
+    assert RATIONALE in proposal.inner_text()
+    assert page.get_by_label("Your message").input_value() == ""
+
+    proposal.get_by_role("button", name="Confirm").click()
+    page.wait_for_function("() => document.querySelector('#rail').dataset.step === 'grounds'")
+    assert page.locator("#rail li[data-step='claim']").get_attribute("class") == "step done"
+    assert current_step(page) == "grounds"
+    assert page.locator("#proposal").is_hidden()
+    assert PROPOSED in page.locator(".draft").inner_text()
+
+    # After the confirmation the page asks the coach to open the next step.
+    page.wait_for_function(
+        "text => [...document.querySelectorAll('#transcript .msg-assistant:not(.streaming) .text')]"
+        ".some(node => node.textContent === text)",
+        arg=GROUNDS_OPENING,
+    )
+    argument = Argument.objects.get(title="Cars in the city")
+    assert (argument.claim, argument.current_step) == (PROPOSED, "grounds")
+    assert len(fake_anthropic.message_requests) == 3
+
+
+def test_it_keeps_the_message_and_retries_after_a_broken_stream(
+    live_asgi, page, fake_anthropic
+) -> None:
+    user = get_user_model().objects.create_user("ada", password=PASSWORD)
+    from coach.models import CoachMessage
+    from coach.services import create_argument
+
+    argument = create_argument(owner=user, title="Homework", language="en")
+    CoachMessage.objects.create(argument=argument, role="assistant", text="Hello.", step="claim")
+    fake_anthropic.enqueue(
+        Reply.stream_error({"assistantText": "Homework should be optional because"}),
+        Reply.json({"assistantText": "Optional homework: tell me more.", "step": "claim"}),
+    )
+    sign_in(page, live_asgi, "ada", PASSWORD)
+    page.goto(f"{live_asgi.url}/coach/{argument.pk}/")
+
+    page.get_by_label("Your message").fill("Homework should be optional.")
+    page.get_by_role("button", name="Send").click()
+    error = page.locator("#coach-error")
+    error.wait_for()
+    assert "broke off" in error.inner_text()
+    assert page.get_by_label("Your message").input_value() == "Homework should be optional."
+    assert page.locator("#transcript .msg-user.failed").count() == 1
+    assert page.locator("#transcript .msg-assistant").count() == 1  # the partial one is gone
+
+    error.get_by_role("button", name="Retry").click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#transcript .msg-assistant .text')]"
+        ".some(node => node.textContent === 'Optional homework: tell me more.')"
+    )
+    assert error.is_hidden()
+    assert page.locator("#transcript .msg-user.failed").count() == 0
+    assert page.get_by_label("Your message").input_value() == ""
+
+
+def test_it_coaches_offline_without_an_api_key(live_asgi, page, no_anthropic_key) -> None:
+    get_user_model().objects.create_user("ada", password=PASSWORD)
+    sign_in(page, live_asgi, "ada", PASSWORD)
+    start_argument(page, live_asgi, "Bikes")
+    page.wait_for_selector("#transcript .msg-assistant:not(.streaming)")
+    assert page.locator(".coach-kind").inner_text().startswith("Offline coach")
+
+    page.get_by_label("Your message").fill(
+        "Cities should build protected bike lanes on main roads."
+    )
+    page.get_by_role("button", name="Send").click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('#transcript .msg-assistant:not(.streaming)').length === 2"
+    )
+    page.get_by_label("Your message").fill("yes")
+    page.get_by_role("button", name="Send").click()
+    page.locator("#proposal").get_by_role("button", name="Confirm").click()
+    page.wait_for_function("() => document.querySelector('#rail').dataset.step === 'grounds'")
+    assert current_step(page) == "grounds"
