@@ -31,6 +31,7 @@ from trials.phases import PHASES, Phase
 from trials.prompts import PhaseInputError, PhasePrompt, build_prompt
 
 __all__ = [
+    "KEY_NEEDED_REASON",
     "MAX_ATTEMPTS",
     "Ask",
     "CallRecord",
@@ -38,6 +39,8 @@ __all__ = [
     "repair_message",
     "run_chain",
 ]
+
+KEY_NEEDED_REASON = "An Anthropic API key is needed to run a trial (set ANTHROPIC_API_KEY)."
 
 # The first reply and one repair: the issue allows a single second chance.
 MAX_ATTEMPTS = 2
@@ -189,7 +192,7 @@ def _run_phase(
 
 def _call_failed_reason(*, phase: Phase, error: LLMError) -> str:
     if error.code == "unavailable":
-        return "An Anthropic API key is needed to run a trial (set ANTHROPIC_API_KEY)."
+        return KEY_NEEDED_REASON
     return (
         f"Phase {phase.number} ({phase.tool}): the model call failed ({error.code}). "
         f"{error.detail}".strip()

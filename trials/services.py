@@ -22,7 +22,7 @@ from django.utils import timezone
 from coach.models import Argument
 from coach.steps import STEPS
 from llm import api_key_configured, call_structured, make_client
-from trials.chain import CallRecord, ChainResult, run_chain
+from trials.chain import KEY_NEEDED_REASON, CallRecord, ChainResult, run_chain
 from trials.models import Trial, TrialStatus
 from trials.query import argument_query, question_query
 
@@ -178,7 +178,7 @@ def run_trial(trial_id: int) -> Trial | None:
         if not api_key_configured():
             result = ChainResult(
                 status=TrialStatus.FAILED,
-                reason="An Anthropic API key is needed to run a trial (set ANTHROPIC_API_KEY).",
+                reason=KEY_NEEDED_REASON,
                 stopped_phase=trial.running_phase,
             )
         else:

@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from coach.models import Argument
@@ -23,7 +23,7 @@ from trials.services import TrialRefused, start_trial
 
 __all__ = ["trial_ask", "trial_detail", "trial_list", "trial_start"]
 
-KEY_NEEDED = "An Anthropic API key is needed to run a trial: set ANTHROPIC_API_KEY and restart."
+KEY_NEEDED = _("An Anthropic API key is needed to run a trial: set ANTHROPIC_API_KEY and restart.")
 
 
 @login_required
@@ -49,7 +49,7 @@ def trial_ask(request: HttpRequest) -> HttpResponse:
     key_needed = not api_key_configured()
     if request.method == "POST" and form.is_valid():
         if key_needed:
-            messages.error(request, _(KEY_NEEDED))
+            messages.error(request, KEY_NEEDED)
         else:
             try:
                 trial = start_trial(user=request.user, question=form.cleaned_data["question"])
@@ -69,7 +69,7 @@ def trial_start(request: HttpRequest, argument_id: int) -> HttpResponse:
         pk=argument_id,
     )
     if not api_key_configured():
-        messages.error(request, _(KEY_NEEDED))
+        messages.error(request, KEY_NEEDED)
         return redirect("trials:trial_list")
     trial = start_trial(user=request.user, argument=argument)
     return redirect("trials:trial_detail", trial_id=trial.pk)

@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,10 @@ async def _session() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def session() -> dict[str, Any]:
-    return asyncio.run(asyncio.wait_for(_session(), timeout=60))
+    # A thread of its own: the browser tests leave Playwright's event loop
+    # running in the main thread, where asyncio.run() would refuse to start.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(_session(), timeout=60)).result()
 
 
 def _text(result) -> str:
