@@ -84,6 +84,8 @@ def _client_strings() -> dict[str, Any]:
         "coach": _("Coach"),
         "thinking": _("The coach is writing…"),
         "saving": _("Saving…"),
+        "saved": _("Saved."),
+        "proposal": _("The coach proposes a text for this step: confirm, edit or reject it."),
         "errors": {
             "coach_stream_failed": _("The coach's answer broke off."),
             "coach_validation_failed": _("The coach's answer could not be understood."),

@@ -146,11 +146,20 @@
       .then(showCompletion);
   }
 
-  // Once the rebuttal is accepted there is nothing left to send.
+  // Once the rebuttal is accepted there is nothing left to send. A new
+  // proposal card is announced, since it appears outside the live transcript.
   function showCompletion() {
     const complete = isComplete();
     composer.hidden = complete;
     document.getElementById("coach-complete").hidden = !complete;
+    const card = document.getElementById("proposal");
+    if (card && !card.hidden && !busy) status.textContent = strings.proposal;
+  }
+
+  // Where focus goes after the control that had it was swapped away.
+  function focusNext() {
+    if (isComplete()) document.getElementById("coach-complete").focus();
+    else textbox.focus();
   }
 
   // --- a coach turn ---------------------------------------------------------
@@ -216,11 +225,8 @@
       const outcome = await postJSON(root.dataset.proposalUrl, body);
       setBusy(false);
       await refresh();
-      if (action === "accept" && outcome.advanced && !outcome.completed) {
-        await turn("");
-      } else {
-        textbox.focus();
-      }
+      focusNext();
+      if (action === "accept" && outcome.advanced && !outcome.completed) await turn("");
     } catch (error) {
       setBusy(false);
       showError(error, () => decide(action, value));
@@ -237,6 +243,7 @@
       await postJSON(root.dataset.draftUrl, { field: field, value: value });
       setBusy(false);
       await refresh();
+      status.textContent = strings.saved;
     } catch (error) {
       setBusy(false);
       showError(error, () => saveField(form));

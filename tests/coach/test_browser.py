@@ -160,6 +160,33 @@ def test_it_coaches_offline_without_an_api_key(live_asgi, page, no_anthropic_key
     )
     page.get_by_label("Your message").fill("yes")
     page.get_by_role("button", name="Send").click()
-    page.locator("#proposal").get_by_role("button", name="Confirm").click()
+
+    # Edit the proposal before confirming it: the student's version is saved.
+    proposal = page.locator("#proposal")
+    proposal.get_by_role("button", name="Edit").click()
+    editor = page.get_by_label("Your version")
+    assert editor.evaluate("node => node === document.activeElement")
+    editor.fill("Cities should build protected bike lanes.")
+    proposal.get_by_role("button", name="Confirm").click()
     page.wait_for_function("() => document.querySelector('#rail').dataset.step === 'grounds'")
     assert current_step(page) == "grounds"
+    claim = page.locator(".draft-item").first
+    assert "Cities should build protected bike lanes." in claim.inner_text()
+    assert "edited" in claim.locator(".badge").inner_text()
+
+
+def test_it_saves_text_the_student_types_into_the_draft(live_asgi, page, no_anthropic_key) -> None:
+    get_user_model().objects.create_user("ada", password=PASSWORD)
+    sign_in(page, live_asgi, "ada", PASSWORD)
+    start_argument(page, live_asgi, "Bikes")
+    page.wait_for_selector("#transcript .msg-assistant:not(.streaming)")
+
+    page.get_by_text("Write the Claim yourself").click()
+    page.get_by_label("Claim", exact=True).fill("Bike lanes save lives.")
+    page.locator("form.typed-field").get_by_role("button", name="Save").click()
+    page.wait_for_function(
+        "() => document.querySelector('.draft-item .value').textContent === 'Bike lanes save lives.'"
+    )
+    assert page.locator(".draft-item").first.locator(".badge").inner_text() == "typed"
+    assert page.locator("#coach-status").inner_text() == "Saved."
+    assert Argument.objects.get(title="Bikes").claim == "Bike lanes save lives."
