@@ -7,14 +7,28 @@ import json
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
+from asgiref.sync import sync_to_async
+from django.db import connections
 from django.test import AsyncClient
 
 T = TypeVar("T")
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
-    """Run one coroutine on a fresh loop (no async test plugin needed)."""
-    return asyncio.run(coro)
+    """Run one coroutine on a fresh loop (no async test plugin needed).
+
+    The ORM work of async views runs in asgiref's worker thread; its database
+    connection is closed afterwards, or PostgreSQL refuses to drop the test
+    database at the end of the session ("being accessed by other users").
+    """
+
+    async def with_cleanup() -> T:
+        try:
+            return await coro
+        finally:
+            await sync_to_async(connections.close_all)()
+
+    return asyncio.run(with_cleanup())
 
 
 async def _post_turn(client: AsyncClient, payload: dict[str, Any]) -> tuple[int, str, list[dict]]:
