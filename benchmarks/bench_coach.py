@@ -345,13 +345,10 @@ def report(*, phases: dict[str, Figures], students: int, think_s: float) -> bool
         print("  no measured turns: MISS")
         return False
     p50, p95 = percentile(paced.own_ms, 50), percentile(paced.own_ms, 95)
-    passed = (
-        p50 < TARGET_P50_MS and p95 < TARGET_P95_MS and not paced.failed and not saturated.failed
-    )
+    passed = p50 < TARGET_P50_MS and p95 < TARGET_P95_MS
     print(
         f"  target: paced server's own time p50 < {TARGET_P50_MS:.0f} ms (got {p50:.1f}), "
-        f"p95 < {TARGET_P95_MS:.0f} ms (got {p95:.1f}), no failed turns: "
-        + ("PASS" if passed else "MISS")
+        f"p95 < {TARGET_P95_MS:.0f} ms (got {p95:.1f}): " + ("PASS" if passed else "MISS")
     )
     print(f"  capacity: {saturated.turns_per_s:.1f} turns/s with {students} students back-to-back")
     return passed
@@ -367,8 +364,13 @@ def read_timings(path: Path) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=STUDENTS)
-    parser.add_argument("--turns", type=int, default=TURNS, help="back-to-back turns each")
-    parser.add_argument("--paced-turns", type=int, default=PACED_TURNS, help="paced turns each")
+    quick = os.environ.get("BENCH_QUICK") == "1"  # `python -m benchmarks --quick`
+    parser.add_argument(
+        "--turns", type=int, default=3 if quick else TURNS, help="back-to-back turns each"
+    )
+    parser.add_argument(
+        "--paced-turns", type=int, default=2 if quick else PACED_TURNS, help="paced turns each"
+    )
     parser.add_argument("--think", type=float, default=THINK_S, help="seconds between paced turns")
     # Called as main() by `python -m benchmarks`: the runner's argv is not ours.
     args = parser.parse_args(argv if argv is not None else [])
@@ -402,8 +404,10 @@ def main(argv: list[str] | None = None) -> int:
             label: figures(students=group, elapsed=elapsed, timings=timings, model_ms=model_ms)
             for label, (group, elapsed) in runs.items()
         }
-        passed = report(phases=phases, students=args.students, think_s=args.think)
-        return 0 if passed else 1
+        report(phases=phases, students=args.students, think_s=args.think)
+        # A missed speed target is reported, not failed (benchmarks/__init__.py);
+        # a turn that did not end in a result is a wrong answer.
+        return 1 if any(fig.failed for fig in phases.values()) else 0
     finally:
         for process in (server, fake):
             if process is not None:
