@@ -8,7 +8,8 @@ can be caught showing part of a reply. The offline path needs no server.
 import pytest
 from django.contrib.auth import get_user_model
 
-from coach.models import Argument
+from coach.models import Argument, CoachMessage
+from coach.services import create_argument
 from tests.browser import sign_in
 from tests.fakes.anthropic_wire import Reply
 
@@ -113,9 +114,6 @@ def test_it_keeps_the_message_and_retries_after_a_broken_stream(
     live_asgi, page, fake_anthropic
 ) -> None:
     user = get_user_model().objects.create_user("ada", password=PASSWORD)
-    from coach.models import CoachMessage
-    from coach.services import create_argument
-
     argument = create_argument(owner=user, title="Homework", language="en")
     CoachMessage.objects.create(argument=argument, role="assistant", text="Hello.", step="claim")
     fake_anthropic.enqueue(
@@ -190,3 +188,20 @@ def test_it_saves_text_the_student_types_into_the_draft(live_asgi, page, no_anth
     assert page.locator(".draft-item").first.locator(".badge").inner_text() == "typed"
     assert page.locator("#coach-status").inner_text() == "Saved."
     assert Argument.objects.get(title="Bikes").claim == "Bike lanes save lives."
+
+
+def test_it_rejects_a_proposal_and_keeps_the_draft(live_asgi, page) -> None:
+    user = get_user_model().objects.create_user("ada", password=PASSWORD)
+    argument = create_argument(owner=user, title="Homework", language="en")
+    CoachMessage.objects.create(argument=argument, role="assistant", text="Try this.", step="claim")
+    Argument.objects.filter(pk=argument.pk).update(
+        pending_proposal={"field": "claim", "value": "Homework is useless.", "rationale": "Short."}
+    )
+    sign_in(page, live_asgi, "ada", PASSWORD)
+    page.goto(f"{live_asgi.url}/coach/{argument.pk}/")
+
+    page.locator("#proposal").get_by_role("button", name="Reject").click()
+    page.locator("#proposal").wait_for(state="hidden")
+    assert page.get_by_label("Your message").evaluate("node => node === document.activeElement")
+    argument.refresh_from_db()
+    assert (argument.pending_proposal, argument.claim, argument.current_step) == (None, "", "claim")
