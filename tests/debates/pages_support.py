@@ -7,14 +7,29 @@ rows and events the pipeline really writes, not on hand-made look-alikes.
 
 from __future__ import annotations
 
+import importlib
 import threading
 
-from debates.models import Debate
+from debates.models import Debate, Persona
 from debates.orchestrator import run_debate
 from tests.debates.factories import make_debate
 from tests.fakes.debate_model import FakeDebateModel
 
-__all__ = ["finished_debate"]
+__all__ = ["ensure_default_personas", "finished_debate"]
+
+_DEFAULT_PERSONAS = importlib.import_module("debates.migrations.0002_default_personas")
+
+
+def ensure_default_personas() -> None:
+    """Put back the personas the data migration ships, if a flush took them.
+
+    Transactional tests (live_asgi) end with a flush that empties every table,
+    data-migration rows included. Django's serialized_rollback would restore
+    them, but not once Playwright runs: its event loop gives the test a
+    different database connection object, one without the serialized copy.
+    """
+    for name, worldview in _DEFAULT_PERSONAS.DEFAULT_PERSONAS:
+        Persona.objects.get_or_create(name=name, defaults={"worldview": worldview})
 
 
 def finished_debate(
