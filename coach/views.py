@@ -54,7 +54,8 @@ def argument_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def argument_new(request: HttpRequest) -> HttpResponse:
-    form = ArgumentForm(request.POST or None)
+    # The language the site speaks to this student is the likely one for the argument.
+    form = ArgumentForm(request.POST or None, initial={"language": request.LANGUAGE_CODE})
     if request.method == "POST" and form.is_valid():
         argument = create_argument(owner=request.user, **form.cleaned_data)
         return redirect("coach:argument_detail", argument_id=argument.pk)

@@ -71,6 +71,12 @@ def test_it_creates_an_argument_from_the_new_form(client: Client, ada) -> None:
     )
 
 
+def test_it_offers_the_visitors_language_for_a_new_argument(client: Client, ada) -> None:
+    response = client.get(reverse("coach:argument_new"), headers={"accept-language": "es"})
+    assert response.context["form"]["language"].value() == "es"
+    assert "Nuevo argumento" in response.content.decode()
+
+
 @pytest.mark.parametrize(
     "data", [{"title": "   ", "language": "en"}, {"title": "A title", "language": "fr"}]
 )
