@@ -19,6 +19,7 @@ install: $(VENV)/.installed
 run: install
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py seed_demo
+	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_debate
 	@echo "Serving on http://$(HOST):$(PORT)/"
 	DEBUG=$${DEBUG:-1} $(VENV)/bin/uvicorn config.asgi:application --lifespan off --host $(HOST) --port $(PORT)
 
