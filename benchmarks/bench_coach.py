@@ -13,7 +13,15 @@ the llm call from request to end of stream). What remains is ours: loading the
 draft, intent and prompt building, parsing and forwarding the stream, guards,
 the transaction that saves the turn, and waiting for the event loop and the
 database while nineteen other students are served. The client's time to the
-last byte is reported too, for context.
+last byte is reported too, for context, and so is the server process's CPU
+time per turn (all threads, /proc): unlike wall time it hardly depends on what
+else the machine is running.
+
+Two phases. "paced": students pause about THINK_S between turns, as people
+do; this is where the targets apply. "back-to-back": no pauses, which gives
+the capacity in turns per second; latency there is queueing by Little's law
+(students / throughput), so 20 students would need over 1300 turns/s to see
+15 ms there.
 
 Targets (issue §9): p50 under 15 ms and p95 under 50 ms on a 2-core machine.
 """
@@ -239,7 +247,25 @@ async def sign_in_and_warm_up(students: list[Student], port: int) -> None:
     await asyncio.gather(*(coach_turn(s, MESSAGES[0], record=False) for s in students))
 
 
-async def run_phase(students: list[Student], turns: int, *, think_s: float, seed: int) -> float:
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU the process has used so far (Linux /proc), all threads included."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class PhaseRun:
+    students: list[Student]
+    elapsed_s: float
+    server_cpu_s: float | None
+
+
+async def run_phase(
+    students: list[Student], turns: int, *, think_s: float, seed: int, server_pid: int
+) -> PhaseRun:
     """Every student sends `turns` turns, pausing about `think_s` between them (0: none)."""
     rng = random.Random(seed)
     pauses = {s.username: [rng.uniform(0.5, 1.5) * think_s for _ in range(turns)] for s in students}
@@ -250,22 +276,32 @@ async def run_phase(students: list[Student], turns: int, *, think_s: float, seed
             await asyncio.sleep(pauses[student.username][index])
             await coach_turn(student, MESSAGES[index % len(MESSAGES)], record=True)
 
-    started = time.perf_counter()
+    cpu_before, started = cpu_seconds(server_pid), time.perf_counter()
     await asyncio.gather(*(chat(student) for student in students))
-    return time.perf_counter() - started
+    elapsed, cpu_after = time.perf_counter() - started, cpu_seconds(server_pid)
+    cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    # Each phase reports only its own turns: hand them over and start afresh.
+    done = [Student(s.username, s.argument_id, turns=s.turns) for s in students]
+    for student in students:
+        student.turns = []
+    return PhaseRun(students=done, elapsed_s=elapsed, server_cpu_s=cpu)
 
 
 async def run_students(
-    students: list[Student], port: int, *, paced_turns: int, turns: int, think_s: float
-) -> dict[str, tuple[list[Student], float]]:
+    students: list[Student],
+    port: int,
+    *,
+    server_pid: int,
+    paced_turns: int,
+    turns: int,
+    think_s: float,
+) -> dict[str, PhaseRun]:
     await sign_in_and_warm_up(students, port)
-    paced = await run_phase(students, paced_turns, think_s=think_s, seed=1)
-    paced_students = [Student(s.username, s.argument_id, turns=s.turns) for s in students]
-    for student in students:
-        student.turns = []
-    saturated = await run_phase(students, turns, think_s=0.0, seed=2)
+    common = {"server_pid": server_pid}
+    paced = await run_phase(students, paced_turns, think_s=think_s, seed=1, **common)
+    saturated = await run_phase(students, turns, think_s=0.0, seed=2, **common)
     await asyncio.gather(*(student.session.close() for student in students))
-    return {"paced": (paced_students, paced), "back-to-back": (students, saturated)}
+    return {"paced": paced, "back-to-back": saturated}
 
 
 # --- the report ---------------------------------------------------------------
@@ -282,14 +318,16 @@ class Figures:
     model_ms: list[float]
     client_ms: list[float]
     deltas: list[int]
+    server_cpu_s: float | None
 
     @property
     def turns_per_s(self) -> float:
         return self.ok / self.elapsed_s if self.elapsed_s else 0.0
 
 
-def figures(*, students: list[Student], elapsed: float, timings: dict, model_ms: dict) -> Figures:
-    turns = [turn for student in students for turn in student.turns]
+def figures(*, run: PhaseRun, timings: dict, model_ms: dict) -> Figures:
+    elapsed = run.elapsed_s
+    turns = [turn for student in run.students for turn in student.turns]
     good = [turn for turn in turns if turn["ok"]]
     failed = [turn for turn in turns if not turn["ok"]]
     result = Figures(
@@ -302,6 +340,7 @@ def figures(*, students: list[Student], elapsed: float, timings: dict, model_ms:
         model_ms=[],
         client_ms=[],
         deltas=[turn["deltas"] for turn in good],
+        server_cpu_s=run.server_cpu_s,
     )
     for turn in good:
         server_ms = timings.get(turn["id"])
@@ -321,6 +360,10 @@ def print_phase(label: str, fig: Figures) -> None:
         print(f"    errors: {', '.join(fig.errors)}")
     if fig.deltas:
         print(f"    NDJSON deltas per turn (median): {statistics.median(fig.deltas):.0f}")
+    if fig.server_cpu_s is not None and fig.ok:
+        # CPU, not wall time: what a turn costs the server whatever else runs on the machine.
+        cpu_ms = fig.server_cpu_s * 1000 / fig.ok
+        print(f"    server CPU per turn (all threads, SDK included): {cpu_ms:.1f} ms")
     for name, values in (
         ("server's own time", fig.own_ms),
         ("server total (incl. model)", fig.whole_ms),
@@ -392,7 +435,12 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(wait_until_up(port))
         runs = asyncio.run(
             run_students(
-                students, port, paced_turns=args.paced_turns, turns=args.turns, think_s=args.think
+                students,
+                port,
+                server_pid=server.pid,
+                paced_turns=args.paced_turns,
+                turns=args.turns,
+                think_s=args.think,
             )
         )
         stop(server)  # flushes and closes the timings log
@@ -401,8 +449,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         timings = read_timings(tmp / "timings.jsonl")
         phases = {
-            label: figures(students=group, elapsed=elapsed, timings=timings, model_ms=model_ms)
-            for label, (group, elapsed) in runs.items()
+            label: figures(run=run, timings=timings, model_ms=model_ms)
+            for label, run in runs.items()
         }
         report(phases=phases, students=args.students, think_s=args.think)
         # A missed speed target is reported, not failed (benchmarks/__init__.py);
