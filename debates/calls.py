@@ -14,19 +14,29 @@ within milliseconds of its reply, whatever happens to the worker later.
 from __future__ import annotations
 
 import asyncio
+import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.db import transaction
 from pydantic import BaseModel
 
-from debates.ledger import find_call, record_call, replay
+from debates.ledger import paid_calls, record_call, replay
 from debates.prompts import Prompt
 from llm import LLMError, PriceTable, acall_structured, make_async_client, request_hash
 
-__all__ = ["CallResult", "CallRunner", "CallSpec"]
+__all__ = [
+    "CallPlan",
+    "CallResult",
+    "CallRunner",
+    "CallSpec",
+    "close_thread_runner",
+    "thread_runner",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +76,29 @@ class CallResult:
         return self.parsed is not None
 
 
-class CallRunner:
-    """A loop and a client for one debate run; use as a context manager."""
+@dataclass(frozen=True, slots=True)
+class CallPlan:
+    """A stage's calls split into those the ledger already holds and those to pay for."""
 
-    def __init__(self, *, timeout: float, max_retries: int, prices: PriceTable) -> None:
+    specs: tuple[CallSpec, ...]
+    replayed: dict[int, CallResult]
+    missing: tuple[int, ...]
+
+    @property
+    def unpaid(self) -> list[CallSpec]:
+        return [self.specs[i] for i in self.missing]
+
+
+class CallRunner:
+    """A private event loop and one AsyncAnthropic client on it.
+
+    Reuse one per thread (:func:`thread_runner`): a worker process runs debate
+    after debate, and a warm client keeps its pooled connections.
+    """
+
+    def __init__(self, *, timeout: float, max_retries: int) -> None:
         self._timeout = timeout
         self._max_retries = max_retries
-        self._prices = prices
         self._loop: asyncio.AbstractEventLoop | None = None
         self._client: Any = None
         self._tasks: set[asyncio.Task] = set()
@@ -83,13 +109,19 @@ class CallRunner:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def close(self) -> None:
-        if self._loop is None:
+    def cancel_pending(self) -> None:
+        """Abandon calls still in flight (after an error in the middle of a stage)."""
+        if self._loop is None or not self._tasks:
             return
         for task in self._tasks:
             task.cancel()
-        if self._tasks:
-            self._loop.run_until_complete(asyncio.gather(*self._tasks, return_exceptions=True))
+        self._loop.run_until_complete(asyncio.gather(*self._tasks, return_exceptions=True))
+        self._tasks = set()
+
+    def close(self) -> None:
+        if self._loop is None:
+            return
+        self.cancel_pending()
         if self._client is not None:
             self._loop.run_until_complete(self._client.close())
         self._loop.close()
@@ -104,7 +136,7 @@ class CallRunner:
         assert self._loop is not None
         return self._loop
 
-    async def _call(self, spec: CallSpec) -> tuple[Any, LLMError | None, float]:
+    async def _call(self, spec: CallSpec, prices: PriceTable) -> tuple[Any, LLMError | None, float]:
         started = time.perf_counter()
         try:
             reply = await acall_structured(
@@ -114,50 +146,74 @@ class CallRunner:
                 messages=spec.prompt.messages,
                 output_model=spec.output_model,
                 max_tokens=spec.max_tokens,
-                prices=self._prices,
+                prices=prices,
             )
         except LLMError as error:
             return None, error, (time.perf_counter() - started) * 1000.0
         return reply, None, reply.latency_ms
 
-    def run(
-        self,
-        *,
-        debate_id: int,
-        specs: Sequence[CallSpec],
-        on_result: Callable[[], None] | None = None,
-    ) -> list[CallResult]:
-        """Results in the order of ``specs``; ledger rows replace calls already paid."""
-        results: list[CallResult | None] = [None] * len(specs)
+    @staticmethod
+    def prepare(*, debate_id: int, specs: Sequence[CallSpec]) -> CallPlan:
+        """Look the stage's requests up in the ledger (one query); replay what is there."""
+        replayed: dict[int, CallResult] = {}
         missing: list[int] = []
+        paid = paid_calls(debate_id=debate_id, hashes=[spec.request_hash for spec in specs])
         for i, spec in enumerate(specs):
-            row = find_call(debate_id=debate_id, request_hash=spec.request_hash)
+            row = paid.get(spec.request_hash)
             if row is None:
                 missing.append(i)
                 continue
             outcome = replay(row, output_model=spec.output_model)
             error = outcome if isinstance(outcome, LLMError) else None
-            results[i] = CallResult(
+            replayed[i] = CallResult(
                 spec=spec,
                 parsed=None if error else outcome,
                 error=error,
                 reused=True,
                 cost_usd=Decimal(0),
             )
-        if missing:
+        return CallPlan(specs=tuple(specs), replayed=replayed, missing=tuple(missing))
+
+    def execute(
+        self,
+        *,
+        debate_id: int,
+        plan: CallPlan,
+        prices: PriceTable,
+        on_result: Callable[[], None] | None = None,
+    ) -> list[CallResult]:
+        """Pay for the missing calls, all at once; results in the order of the specs."""
+        results: dict[int, CallResult] = dict(plan.replayed)
+        if plan.missing:
             loop = self._ensure_client()
-            index_of = {loop.create_task(self._call(specs[i])): i for i in missing}
+            index_of = {
+                loop.create_task(self._call(plan.specs[i], prices)): i for i in plan.missing
+            }
             self._tasks = set(index_of)
             while self._tasks:
                 done, self._tasks = loop.run_until_complete(
                     asyncio.wait(self._tasks, return_when=asyncio.FIRST_COMPLETED)
                 )
-                for task in done:
-                    i = index_of[task]
-                    results[i] = self._record(debate_id, specs[i], *task.result())
-                    if on_result is not None:
-                        on_result()
-        return [result for result in results if result is not None]
+                # Calls that finished together are saved together: one commit.
+                with transaction.atomic():
+                    for task in done:
+                        i = index_of[task]
+                        results[i] = self._record(debate_id, plan.specs[i], *task.result())
+                if on_result is not None:
+                    on_result()
+        return [results[i] for i in range(len(plan.specs))]
+
+    def run(
+        self,
+        *,
+        debate_id: int,
+        specs: Sequence[CallSpec],
+        prices: PriceTable,
+        on_result: Callable[[], None] | None = None,
+    ) -> list[CallResult]:
+        """prepare + execute."""
+        plan = self.prepare(debate_id=debate_id, specs=specs)
+        return self.execute(debate_id=debate_id, plan=plan, prices=prices, on_result=on_result)
 
     @staticmethod
     def _record(
@@ -181,3 +237,31 @@ class CallRunner:
             reused=False,
             cost_usd=row.cost_usd,
         )
+
+
+_local = threading.local()
+
+
+def thread_runner(*, timeout: float, max_retries: int) -> CallRunner:
+    """This thread's runner, rebuilt when the settings or the API endpoint/key change."""
+    key = (
+        timeout,
+        max_retries,
+        os.environ.get("ANTHROPIC_BASE_URL", ""),
+        os.environ.get("ANTHROPIC_API_KEY", ""),
+    )
+    cached = getattr(_local, "runner", None)
+    if cached is not None and _local.key == key:
+        return cached
+    close_thread_runner()
+    _local.runner = CallRunner(timeout=timeout, max_retries=max_retries)
+    _local.key = key
+    return _local.runner
+
+
+def close_thread_runner() -> None:
+    """Close this thread's runner (a thread that ends should call this)."""
+    runner = getattr(_local, "runner", None)
+    if runner is not None:
+        runner.close()
+        _local.runner = None

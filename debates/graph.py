@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from argumentation import ArgumentationFramework, Label, grounded_labelling, preferred_extensions
 from argumentation.cruxes import ArgumentInfo, order_camps
@@ -118,7 +119,12 @@ class GraphSnapshot:
         return tuple(a for a, label in self.labels.items() if label == Label.IN)
 
 
+@lru_cache(maxsize=32)
 def snapshot(state: DebateState, *, up_to_round: int | None = None) -> GraphSnapshot:
+    """The semantics of the state's framework (cached: states are immutable values).
+
+    Callers must not mutate the returned labels.
+    """
     af = build_framework(state, up_to_round=up_to_round)
     labels = {str(a): Label(label).value for a, label in grounded_labelling(af).items()}
     camps = tuple(order_camps(preferred_extensions(af)))

@@ -23,13 +23,21 @@ from pydantic import BaseModel, ValidationError
 from debates.models import CallStatus, Debate, LLMCall
 from llm import LLMError, StructuredReply
 
-__all__ = ["cost_by_model", "find_call", "record_call", "replay", "spent_usd"]
+__all__ = [
+    "cost_by_model",
+    "paid_calls",
+    "record_call",
+    "replay",
+    "spent_usd",
+]
 
 MICRO_USD = Decimal("0.000001")
 
 
-def find_call(*, debate_id: int, request_hash: str) -> LLMCall | None:
-    return LLMCall.objects.filter(debate_id=debate_id, request_hash=request_hash).first()
+def paid_calls(*, debate_id: int, hashes: list[str]) -> dict[str, LLMCall]:
+    """The ledger rows of a stage's requests, by request hash (one query)."""
+    rows = LLMCall.objects.filter(debate_id=debate_id, request_hash__in=hashes).order_by()
+    return {row.request_hash: row for row in rows}
 
 
 def record_call(

@@ -29,8 +29,9 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.conf import settings
@@ -40,13 +41,13 @@ from django.utils import timezone
 from argumentation.cruxes import extract_outcome, summarize
 from debates import events
 from debates.budget import estimate_stage_cost
-from debates.calls import CallRunner
+from debates.calls import CallRunner, thread_runner
 from debates.claiming import Claim, LeaseLost, claim_debate, hold_lease, renew_lease
 from debates.graph import argument_infos, snapshot
-from debates.ledger import find_call, spent_usd
+from debates.ledger import spent_usd
 from debates.models import Debate, DebateStatus, StageRun, StopReason
 from debates.stages import STAGES, plan
-from debates.state import load_state, state_hash
+from debates.state import DebateState, load_state, state_hash
 from debates.stopping import StopDecision, budget_decision
 from llm import LLMError
 
@@ -92,11 +93,12 @@ def run_debate(*, debate_id: int, worker: str | None = None) -> Claim:
     if claim.outcome != "claimed":
         logger.info("debate %s not run by %s: %s", debate_id, worker, claim.outcome)
         return claim
+    runner = thread_runner(timeout=config.timeout, max_retries=config.max_retries)
     try:
-        with CallRunner(
-            timeout=config.timeout, max_retries=config.max_retries, prices=config.prices
-        ) as runner:
+        try:
             _Run(debate_id=debate_id, worker=worker, config=config, runner=runner).run()
+        finally:
+            runner.cancel_pending()
     except LeaseLost:
         logger.warning("debate %s: %s lost its lease; the new holder carries on", debate_id, worker)
     except LLMError as error:
@@ -117,10 +119,16 @@ class _Run:
     config: RunSettings
     runner: CallRunner
 
+    renewed_at: float = field(default_factory=time.monotonic)
+
     def renew(self) -> None:
+        """Extend the lease once a quarter of it has gone by (each renewal is a commit)."""
+        if time.monotonic() - self.renewed_at < self.config.lease_seconds / 4:
+            return
         renew_lease(
             debate_id=self.debate_id, worker=self.worker, lease_seconds=self.config.lease_seconds
         )
+        self.renewed_at = time.monotonic()
 
     def run(self) -> None:
         debate = Debate.objects.get(pk=self.debate_id)
@@ -131,10 +139,13 @@ class _Run:
                     debate=debate, type=events.DEBATE_START, payload=start_payload(debate)
                 )
         done = set(StageRun.objects.filter(debate=debate).values_list("name", "round"))
+        # The state a stage commits is the next stage's input: read once, passed on.
+        state: DebateState | None = None
         for name, round in plan(max_rounds=debate.max_rounds):
             if (name, round) in done:
                 continue
-            if self.run_stage(name, round):
+            state = self.run_stage(debate, name, round, state or load_state(debate))
+            if state is None:
                 return
         # Only reachable if the last validation did not stop (it always does at max rounds).
         with transaction.atomic():
@@ -144,43 +155,44 @@ class _Run:
                 StopDecision(StopReason.MAX_ROUNDS, "All rounds are done."),
             )
 
-    def run_stage(self, name: str, round: int) -> bool:
-        """Run one stage; True when the debate ended with it."""
+    def run_stage(
+        self, debate: Debate, name: str, round: int, state: DebateState
+    ) -> DebateState | None:
+        """Run one stage from ``state``; the state after it, or None when the debate ended."""
         self.renew()
         stage = STAGES[name]
-        debate = Debate.objects.get(pk=self.debate_id)
-        state = load_state(debate)
         specs = stage.specs(state=state, round=round, cheap_model=self.config.cheap_model)
-        unpaid = [
-            s for s in specs if not find_call(debate_id=debate.pk, request_hash=s.request_hash)
-        ]
+        plan = self.runner.prepare(debate_id=debate.pk, specs=specs)
         stop = budget_decision(
             budget=debate.budget_usd,
             spent=spent_usd(debate_id=debate.pk),
             next_stage=f"{name} (round {round})",
-            estimate=estimate_stage_cost(unpaid, prices=self.config.prices),
+            estimate=estimate_stage_cost(plan.unpaid, prices=self.config.prices),
         )
         if stop is not None:
             with transaction.atomic():
-                finish(hold_lease(debate_id=self.debate_id, worker=self.worker), stop)
-            return True
-        results = self.runner.run(debate_id=debate.pk, specs=specs, on_result=self.renew)
+                locked = hold_lease(debate_id=self.debate_id, worker=self.worker)
+                finish(locked, stop, state=state)
+            return None
+        results = self.runner.execute(
+            debate_id=debate.pk, plan=plan, prices=self.config.prices, on_result=self.renew
+        )
         with transaction.atomic():
             locked = hold_lease(debate_id=self.debate_id, worker=self.worker)
-            stop = stage.commit(debate=locked, state=state, round=round, results=results)
+            outcome = stage.commit(debate=locked, state=state, round=round, results=results)
             StageRun.objects.create(
                 debate=locked,
                 name=name,
                 round=round,
                 input_hash=state_hash(state),
-                output_hash=state_hash(load_state(locked)),
+                output_hash=state_hash(outcome.after),
                 calls=len(specs),
                 cost_usd=sum((r.cost_usd for r in results), Decimal(0)),
             )
-            if stop is not None:
-                finish(locked, stop)
-                return True
-        return False
+            if outcome.stop is not None:
+                finish(locked, outcome.stop, state=outcome.after)
+                return None
+        return outcome.after
 
 
 def start_payload(debate: Debate) -> dict:
@@ -192,9 +204,8 @@ def start_payload(debate: Debate) -> dict:
     }
 
 
-def final_output(debate: Debate, decision: StopDecision) -> dict:
+def final_output(debate: Debate, decision: StopDecision, *, state: DebateState) -> dict:
     """The stored output: the crux summary of the final graph plus how it ended."""
-    state = load_state(debate)
     af = snapshot(state).framework
     infos = argument_infos(state)
     output = summarize(outcome=extract_outcome(af=af, arguments=infos), af=af, arguments=infos)
@@ -209,9 +220,9 @@ def final_output(debate: Debate, decision: StopDecision) -> dict:
     return output
 
 
-def finish(debate: Debate, decision: StopDecision) -> None:
+def finish(debate: Debate, decision: StopDecision, *, state: DebateState | None = None) -> None:
     """Inside the stage's transaction: store the outcome and announce the end."""
-    output = final_output(debate, decision)
+    output = final_output(debate, decision, state=state or load_state(debate))
     status = (
         DebateStatus.STOPPED if decision.reason == StopReason.CRITICAL_DEFECT else DebateStatus.DONE
     )

@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from debates import orchestrator
 from debates.budget import estimate_debate_cost
+from debates.calls import close_thread_runner
 from debates.models import MAX_ROUNDS, MIN_ROUNDS, Debate, DebateStatus, Persona
 from llm import api_key_configured
 
@@ -129,6 +130,7 @@ def _run_in_thread(debate_id: int) -> None:
     except Exception:  # a thread has nobody to raise to
         logger.exception("debate %s: background run failed", debate_id)
     finally:
+        close_thread_runner()
         connections.close_all()  # this thread's connections only
 
 

@@ -22,6 +22,7 @@ semantics and the stop check.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from debates import events
@@ -36,6 +37,7 @@ from debates.models import (
     Debate,
     DebateArgument,
     DropReason,
+    Persona,
     StageName,
     StopReason,
     TargetComponent,
@@ -54,12 +56,20 @@ from debates.schemas import (
 from debates.state import ArgumentView, AttackView, DebateState, load_state
 from debates.stopping import StopDecision, round_decision
 
-__all__ = ["STAGES", "Stage", "plan", "verdict_is_valid"]
+__all__ = ["STAGES", "Stage", "StageOutcome", "plan", "verdict_is_valid"]
 
 DECOMPOSE_MAX_TOKENS = 600
 PERSONA_MAX_TOKENS = 2500
 VALIDATION_MAX_TOKENS_BASE = 400
 VALIDATION_MAX_TOKENS_PER_ATTACK = 250
+
+
+@dataclass(frozen=True, slots=True)
+class StageOutcome:
+    """What a committed stage leaves: the state after it, and a stop decision if any."""
+
+    after: DebateState
+    stop: StopDecision | None = None
 
 
 class Stage(Protocol):
@@ -69,7 +79,7 @@ class Stage(Protocol):
 
     def commit(
         self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
-    ) -> StopDecision | None: ...
+    ) -> StageOutcome: ...
 
 
 def plan(*, max_rounds: int) -> list[tuple[str, int]]:
@@ -101,8 +111,13 @@ def _next_key_number(debate: Debate) -> int:
     return max((int(key[1:]) for key in keys), default=0) + 1
 
 
-def _graph_update(debate: Debate, round: int) -> dict:
-    snap = snapshot(load_state(debate))
+def _personas(debate: Debate) -> dict[int, Persona]:
+    """The debate's personas by id, so new rows carry them without a query each."""
+    return {p.id: p for p in debate.personas.all()}
+
+
+def _graph_update(debate: Debate, state: DebateState, round: int) -> dict:
+    snap = snapshot(state)
     cost = Debate.objects.filter(pk=debate.pk).values_list("cost_usd", flat=True).get()
     return {
         "round": round,
@@ -134,13 +149,13 @@ class Decompose:
 
     def commit(
         self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
-    ) -> StopDecision | None:
+    ) -> StageOutcome:
         # The claims only frame the debate: without them, the topic itself is the claim.
         result = results[0]
         claims = _clean(result.parsed.claims)[:MAX_CLAIMS] if result.ok else []
         debate.claims = claims or [state.topic]
         Debate.objects.filter(pk=debate.pk).update(claims=debate.claims)
-        return None
+        return StageOutcome(after=load_state(debate))
 
 
 class OpeningArguments:
@@ -163,8 +178,9 @@ class OpeningArguments:
 
     def commit(
         self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
-    ) -> StopDecision | None:
+    ) -> StageOutcome:
         number = _next_key_number(debate)
+        personas = _personas(debate)
         created = []
         for result in results:
             if not result.ok:
@@ -173,10 +189,10 @@ class OpeningArguments:
                 if not draft.claim.strip():
                     continue
                 created.append(
-                    DebateArgument.objects.create(
+                    DebateArgument(
                         debate=debate,
                         key=f"A{number}",
-                        speaker_id=result.spec.persona_id,
+                        speaker=personas[result.spec.persona_id],
                         round=0,
                         claim=draft.claim.strip(),
                         premises=_clean(draft.premises),
@@ -186,6 +202,7 @@ class OpeningArguments:
                     )
                 )
                 number += 1
+        DebateArgument.objects.bulk_create(created)
         events.record_event(
             debate=debate,
             type=events.ARGUMENTS_SUBMITTED,
@@ -196,10 +213,11 @@ class OpeningArguments:
                 "failures": _failures(results, state),
             },
         )
+        after = load_state(debate)
         events.record_event(
-            debate=debate, type=events.GRAPH_UPDATE, payload=_graph_update(debate, 0)
+            debate=debate, type=events.GRAPH_UPDATE, payload=_graph_update(debate, after, 0)
         )
-        return round_decision(
+        stop = round_decision(
             round=0,
             max_rounds=state.max_rounds,
             defect=None if created else "Round 0 produced no argument at all.",
@@ -208,6 +226,7 @@ class OpeningArguments:
             label_history=[],
             new_valid_attacks=0,
         )
+        return StageOutcome(after=after, stop=stop)
 
 
 def _bad_index(target: ArgumentView, component: str, index: int) -> bool:
@@ -250,17 +269,21 @@ class Attacks:
 
     def commit(
         self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
-    ) -> StopDecision | None:
+    ) -> StageOutcome:
         targets = {a.key: a for a in counted_arguments(state, up_to_round=round - 1)}
         rows = {a.key: a for a in DebateArgument.objects.filter(debate=debate, key__in=targets)}
         number = _next_key_number(debate)
+        personas = _personas(debate)
         proposed: list[Attack] = []
         dropped: list[Attack] = []
         counter_arguments: list[DebateArgument] = []
+        attacks: list[Attack] = []
+        assumptions: list[list[str]] = []
         for result in results:
             if not result.ok:
                 continue
             speaker = result.spec.persona_id
+            persona = personas[speaker]
             for position, draft in enumerate(result.parsed.attacks[:MAX_ATTACKS]):
                 key = draft.target_id.strip()
                 target = targets.get(key)
@@ -271,43 +294,53 @@ class Attacks:
                     reason = DropReason.OWN_ARGUMENT
                 elif _bad_index(target, draft.target_component, draft.target_index):
                     reason = DropReason.BAD_COMPONENT
-                attack = Attack.objects.create(
-                    debate=debate,
-                    round=round,
-                    speaker_id=speaker,
-                    to_argument=rows.get(key) if target is not None else None,
-                    target_key=key[:40],
-                    type=draft.type,
-                    target_component=draft.target_component,
-                    target_index=draft.target_index,
-                    counter_proposition=draft.counter_proposition.strip(),
-                    rationale=draft.rationale.strip(),
-                    evidence=_clean(draft.evidence),
-                    confidence=min(1.0, max(0.0, draft.confidence)),
-                    status=AttackStatus.DROPPED if reason else AttackStatus.PENDING,
-                    drop_reason=reason,
-                    position=position,
+                attacks.append(
+                    Attack(
+                        debate=debate,
+                        round=round,
+                        speaker=persona,
+                        to_argument=rows.get(key) if target is not None else None,
+                        target_key=key[:40],
+                        type=draft.type,
+                        target_component=draft.target_component,
+                        target_index=draft.target_index,
+                        counter_proposition=draft.counter_proposition.strip(),
+                        rationale=draft.rationale.strip(),
+                        evidence=_clean(draft.evidence),
+                        confidence=min(1.0, max(0.0, draft.confidence)),
+                        status=AttackStatus.DROPPED if reason else AttackStatus.PENDING,
+                        drop_reason=reason,
+                        position=position,
+                    )
                 )
-                if reason:
-                    dropped.append(attack)
-                    continue
-                counter = DebateArgument.objects.create(
+                assumptions.append(_clean(draft.assumptions))
+        # Three queries whatever the number of attacks: the attacks, their
+        # counter-arguments, then the links back from attacks to counters.
+        Attack.objects.bulk_create(attacks)
+        for attack, attack_assumptions in zip(attacks, assumptions, strict=True):
+            if attack.status == AttackStatus.DROPPED:
+                dropped.append(attack)
+                continue
+            counter_arguments.append(
+                DebateArgument(
                     debate=debate,
                     key=f"A{number}",
-                    speaker_id=speaker,
+                    speaker=attack.speaker,
                     round=round,
-                    claim=attack.counter_proposition or f"Against {key}",
+                    claim=attack.counter_proposition or f"Against {attack.target_key}",
                     premises=[attack.rationale] if attack.rationale else [],
-                    assumptions=_clean(draft.assumptions),
+                    assumptions=attack_assumptions,
                     evidence=attack.evidence,
                     origin=ArgumentOrigin.ATTACK,
                     origin_attack=attack,
                 )
-                number += 1
-                attack.from_argument = counter
-                attack.save(update_fields=["from_argument"])
-                counter_arguments.append(counter)
-                proposed.append(attack)
+            )
+            number += 1
+            proposed.append(attack)
+        DebateArgument.objects.bulk_create(counter_arguments)
+        for attack, counter in zip(proposed, counter_arguments, strict=True):
+            attack.from_argument = counter
+        Attack.objects.bulk_update(proposed, ["from_argument"])
         failures = _failures(results, state)
         events.record_event(
             debate=debate,
@@ -320,11 +353,12 @@ class Attacks:
                 "failures": failures,
             },
         )
+        stop = None
         if results and len(failures) == len(results):
-            return StopDecision(
+            stop = StopDecision(
                 StopReason.CRITICAL_DEFECT, f"Round {round}: every persona's attack call failed."
             )
-        return None
+        return StageOutcome(after=load_state(debate), stop=stop)
 
 
 def verdict_is_valid(verdict) -> bool:
@@ -374,7 +408,7 @@ class Validation:
 
     def commit(
         self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
-    ) -> StopDecision | None:
+    ) -> StageOutcome:
         pending = _pending(state, round)
         attacks = {
             a.id: a
@@ -403,7 +437,7 @@ class Validation:
                 judged.append((attack, None))
                 continue
             valid = verdict_is_valid(verdict)
-            validation = AttackValidation.objects.create(
+            validation = AttackValidation(
                 attack=attack,
                 valid=valid,
                 strength=min(1.0, max(0.0, verdict.strength)),
@@ -419,8 +453,8 @@ class Validation:
             attack.status = AttackStatus.VALID if valid else AttackStatus.INVALID
             judged.append((attack, validation))
         new_valid = self._dedupe(state, [a for a, _ in judged if a.status == AttackStatus.VALID])
-        for attack, _ in judged:
-            attack.save(update_fields=["status", "drop_reason"])
+        AttackValidation.objects.bulk_create([v for _, v in judged if v is not None])
+        Attack.objects.bulk_update([a for a, _ in judged], ["status", "drop_reason"])
         events.record_event(
             debate=debate,
             type=events.VALIDATION_COMPLETE,
@@ -433,12 +467,12 @@ class Validation:
         )
         Debate.objects.filter(pk=debate.pk).update(rounds_completed=round)
         debate.rounds_completed = round
-        update = _graph_update(debate, round)
-        events.record_event(debate=debate, type=events.GRAPH_UPDATE, payload=update)
         after = load_state(debate)
+        update = _graph_update(debate, after, round)
+        events.record_event(debate=debate, type=events.GRAPH_UPDATE, payload=update)
         history = [snapshot(after, up_to_round=k).labels for k in range(round)]
         history.append(update["labels"])
-        return round_decision(
+        stop = round_decision(
             round=round,
             max_rounds=state.max_rounds,
             defect=f"Round {round}: the validation call failed." if failed and pending else None,
@@ -447,6 +481,7 @@ class Validation:
             label_history=history,
             new_valid_attacks=new_valid,
         )
+        return StageOutcome(after=after, stop=stop)
 
     @staticmethod
     def _dedupe(state: DebateState, valid: list[Attack]) -> int:

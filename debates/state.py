@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from functools import lru_cache
 
 from debates.models import ArgumentOrigin, Attack, Debate, DebateArgument
 
@@ -147,13 +148,24 @@ def load_state(debate: Debate) -> DebateState:
     )
 
 
+# Database ids that say nothing about the debate's content: left out of hashes.
+_UNHASHED = {
+    "DebateState": {"debate_id"},
+    "AttackView": {"id"},
+    "ArgumentView": {"origin_attack_id"},
+}
+
+
+def _plain(value: object) -> dict:
+    """A view as a dict of its fields (json.dumps calls this for each dataclass)."""
+    skip = _UNHASHED.get(type(value).__name__, set())
+    return {name: getattr(value, name) for name in value.__slots__ if name not in skip}
+
+
+@lru_cache(maxsize=16)
 def state_hash(state: DebateState) -> str:
     """sha256 of the state's canonical JSON, database ids of attacks left out."""
-    data = asdict(state)
-    data.pop("debate_id")
-    for attack in data["attacks"]:
-        attack.pop("id")
-    for argument in data["arguments"]:
-        argument.pop("origin_attack_id")
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    canonical = json.dumps(
+        state, default=_plain, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
