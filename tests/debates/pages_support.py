@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 import threading
 
+from django.db import connections
+
 from debates.models import Debate, Persona
 from debates.orchestrator import run_debate
 from tests.debates.factories import make_debate
@@ -54,10 +56,17 @@ def finished_debate(
     if creator is not None:
         Debate.objects.filter(pk=debate.pk).update(creator=creator)
     if in_thread:
-        worker = threading.Thread(target=run_debate, kwargs={"debate_id": debate.pk})
+        worker = threading.Thread(target=_run_and_close, kwargs={"debate_id": debate.pk})
         worker.start()
         worker.join()
     else:
         run_debate(debate_id=debate.pk)
     debate.refresh_from_db()
     return debate
+
+
+def _run_and_close(*, debate_id: int) -> None:
+    try:
+        run_debate(debate_id=debate_id)
+    finally:
+        connections.close_all()  # this thread's connections, or the test database stays in use

@@ -11,6 +11,7 @@ import threading
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connections
 
 from debates.models import Debate, Persona
 from debates.orchestrator import run_debate
@@ -44,6 +45,13 @@ def text(page, selector: str) -> str:
     return page.locator(selector).inner_text().strip()
 
 
+def run_and_close(*, debate_id: int) -> None:
+    try:
+        run_debate(debate_id=debate_id)
+    finally:
+        connections.close_all()
+
+
 def last_graph_update(debate: Debate) -> dict:
     return debate.events.filter(type="graph_update").order_by("-seq").first().payload
 
@@ -60,7 +68,7 @@ def test_it_updates_the_live_page_while_a_debate_runs(
     page.evaluate("window.sameDocument = true")  # gone if the page ever reloads
     assert text(page, "[data-field=timeline]") == ""
 
-    runner = threading.Thread(target=run_debate, kwargs={"debate_id": debate.pk})
+    runner = threading.Thread(target=run_and_close, kwargs={"debate_id": debate.pk})
     runner.start()
     try:
         # Mid-debate: events have arrived, the end has not.

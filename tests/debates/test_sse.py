@@ -11,7 +11,7 @@ import time
 import pytest
 import redis
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connections, transaction
 
 from debates.events import events_channel, record_event
 from debates.models import Debate, DebateStatus
@@ -88,10 +88,13 @@ def test_it_delivers_each_event_once_while_a_writer_races_the_reconnections(
     total = 40
 
     def write() -> None:
-        for index in range(total):
-            record(debate, "graph_update", round=index)
-            time.sleep(0.004)
-        record(debate, "debate_complete", stop_reason="MAX_ROUNDS")
+        try:
+            for index in range(total):
+                record(debate, "graph_update", round=index)
+                time.sleep(0.004)
+            record(debate, "debate_complete", stop_reason="MAX_ROUNDS")
+        finally:
+            connections.close_all()
 
     writer = threading.Thread(target=write)
     writer.start()
