@@ -14,6 +14,7 @@ debates/exports.py, debates/services.py), render.
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -69,16 +70,22 @@ def debate_new(request: HttpRequest) -> HttpResponse:
     key_configured = api_key_configured()
     form = DebateForm(request.POST or None, initial=presenters.new_debate_initial())
     if request.method == "POST" and form.is_valid():
-        if key_configured:
-            debate = services.create_debate(
-                topic=form.cleaned_data["topic"],
-                persona_ids=[persona.pk for persona in form.cleaned_data["personas"]],
-                max_rounds=form.cleaned_data["max_rounds"],
-                budget_usd=form.cleaned_data["budget_usd"],
-                creator=request.user,
-            )
-            return redirect("debates:live", pk=debate.pk)
-        form.add_error(None, presenters.key_needed_message())
+        if not key_configured:
+            form.add_error(None, presenters.key_needed_message())
+        else:
+            try:
+                debate = services.create_debate(
+                    topic=form.cleaned_data["topic"],
+                    persona_ids=[persona.pk for persona in form.cleaned_data["personas"]],
+                    max_rounds=form.cleaned_data["max_rounds"],
+                    budget_usd=form.cleaned_data["budget_usd"],
+                    creator=request.user,
+                )
+            except ValidationError as error:
+                # The service re-checks (a persona retired meanwhile, the key removed).
+                form.add_error(None, error)
+            else:
+                return redirect("debates:live", pk=debate.pk)
     context = {
         "form": form,
         "key_configured": key_configured,
