@@ -14,9 +14,9 @@ Styling carries meaning twice, so that neither colour nor dashes alone must be
 read: a node's label (IN / OUT / UNDEC) is its fill colour *and* a word in the
 node; an attack's type is its stroke colour *and* its dash pattern. A rebut
 has arrowheads at both ends, because rebutting is mutual in the framework
-(debates/graph.py). What the semantics did not count (an attack that failed
-validation, and the counter-argument it would have added) is drawn faint, with
-an empty label: it is shown for the record, not judged.
+(debates/graph.py). What the semantics did not count (an attack judged
+invalid or a duplicate, and the counter-argument it would have added) is drawn
+faint, with an empty label: it is shown for the record, not judged.
 
 Every piece of model text is escaped for XML: a claim containing ``<script>``
 is text in a ``<text>`` element, never markup.
@@ -44,7 +44,7 @@ LABEL_STYLES: dict[str, tuple[str, str, str]] = {
     "UNDEC": ("#eceef1", "#8a8f98", "#3f434a"),
 }
 
-#: A node outside the framework (its attack was not validated).
+#: A node outside the framework (its attack was invalid or a duplicate).
 UNCOUNTED_NODE = ("#ffffff", "#8a8f98", "#5b6475")
 
 #: attack type -> (stroke colour, dash pattern or "" for solid).
@@ -198,7 +198,7 @@ def _edge(edge: GraphEdge, positions: dict[str, tuple[int, int]]) -> str:
         f'<path class="edge {kind} {state}" d="{path}" fill="none" stroke="{colour}" '
         f'stroke-width="2"{dash_attr}{faint}{start} marker-end="url(#arrow-{kind})">'
         f"<title>{escape(edge.source)} {kind}s {escape(edge.target)}"
-        f"{'' if edge.counted else ' (not counted: not validated)'}</title></path>"
+        f"{'' if edge.counted else ' (not counted)'}</title></path>"
     )
 
 
@@ -254,7 +254,7 @@ def _legend(*, top: int) -> str:
         )
         x += 120
     parts.append(
-        f'<text x="{x}" y="40" fill="#5b6475">faint: not counted (failed validation)</text>'
+        f'<text x="{x}" y="40" fill="#5b6475">faint: not counted (invalid or duplicate)</text>'
     )
     parts.append("</g>")
     return "".join(parts)
