@@ -11,8 +11,11 @@ Giacomin & Vallati (2013, PrefSAT) and by mu-toksia (Niskanen & Järvisalo
   semi-stable semantics (Caminada 2006: maximal range);
 * further variables are fresh activation literals for incremental calls.
 
-Clauses are plain lists of ints handed straight to Glucose 4.1 (python-sat);
-no intermediate CNF objects, to keep building 10^5 clauses cheap.
+Clauses are plain lists of ints handed straight to CaDiCaL 1.9.5 through
+python-sat; no intermediate CNF objects, to keep building 10^5 clauses cheap.
+CaDiCaL was measured 3-4x faster than Glucose 4.1 on enumerating the 1,618
+stable / 1,622 preferred extensions of the dense AFGen framework n150p3q34n,
+at a similar cost per (tiny) solver for the many small SCCs.
 
 A *local problem* is a set of arguments (one SCC or one weak component of
 the grounded reduct) plus the arguments of it that must not be IN because
@@ -28,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 
-from pysat.solvers import Glucose4
+from pysat.solvers import Cadical195
 
 from .framework import IndexedGraph
 
@@ -148,7 +151,7 @@ def range_clauses(problem: LocalProblem) -> list[list[int]]:
 
 
 class Oracle:
-    """An incremental Glucose 4.1 solver with a supply of fresh variables.
+    """An incremental CaDiCaL solver with a supply of fresh variables.
 
     Use as a context manager so the native solver is freed deterministically.
     ``prefer`` lists variables whose preferred polarity is true: asking for
@@ -158,7 +161,7 @@ class Oracle:
     def __init__(
         self, clauses: Iterable[list[int]], *, num_vars: int, prefer: Sequence[int] = ()
     ) -> None:
-        self._solver = Glucose4()
+        self._solver = Cadical195()
         add = self._solver.add_clause
         for clause in clauses:
             add(clause)
