@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
@@ -17,6 +18,10 @@ T = TypeVar("T")
 def run(coro: Coroutine[Any, Any, T]) -> T:
     """Run one coroutine on a fresh loop (no async test plugin needed).
 
+    Playwright's sync API (the browser tests) leaves an event loop running in
+    the main thread for the rest of the session, and asyncio.run refuses to
+    start inside a running loop: then the fresh loop gets a thread of its own.
+
     The ORM work of async views runs in asgiref's worker thread; its database
     connection is closed afterwards, or PostgreSQL refuses to drop the test
     database at the end of the session ("being accessed by other users").
@@ -28,7 +33,12 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
         finally:
             await sync_to_async(connections.close_all)()
 
-    return asyncio.run(with_cleanup())
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(with_cleanup())
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, with_cleanup()).result()
 
 
 async def _post_turn(client: AsyncClient, payload: dict[str, Any]) -> tuple[int, str, list[dict]]:
