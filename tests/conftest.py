@@ -25,3 +25,15 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     if database["ENGINE"].endswith("sqlite3"):
         path = tmp_path_factory.mktemp("sqlite") / "test.sqlite3"
         database.setdefault("TEST", {})["NAME"] = str(path)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the browser tests last.
+
+    Playwright's sync API leaves an event loop running in the main thread for
+    the rest of the session, after which `asyncio.run` (used by async tests and
+    in-process orchestrators) refuses to start. Putting every test that uses
+    the `page` fixture at the end keeps the order of everything else.
+    """
+    items.sort(key=lambda item: "page" in getattr(item, "fixturenames", ()))
