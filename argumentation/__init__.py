@@ -11,6 +11,18 @@ from .extensions import (
     semi_stable_extensions,
     stable_extensions,
 )
+from .formats import (
+    FormatError,
+    parse_apx,
+    parse_framework,
+    parse_iccma23,
+    parse_tgf,
+    read_framework,
+    write_apx,
+    write_framework,
+    write_iccma23,
+    write_tgf,
+)
 from .framework import ArgumentationFramework
 from .grounded import grounded_extension, grounded_labelling
 from .labels import Label
@@ -21,6 +33,7 @@ __all__ = [
     "SEMANTICS",
     "AcceptanceResult",
     "ArgumentationFramework",
+    "FormatError",
     "Label",
     "complete_extensions",
     "count_extensions",
@@ -32,9 +45,18 @@ __all__ = [
     "is_complete",
     "is_conflict_free",
     "is_stable",
+    "parse_apx",
+    "parse_framework",
+    "parse_iccma23",
+    "parse_tgf",
     "preferred_extensions",
+    "read_framework",
     "semi_stable_extensions",
     "skeptical_acceptance",
     "some_extension",
     "stable_extensions",
+    "write_apx",
+    "write_framework",
+    "write_iccma23",
+    "write_tgf",
 ]

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 
-from argumentation.framework import ArgumentationFramework
+from .framework import ArgumentationFramework
 
 __all__ = [
     "FORMATS",
