@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from argumentation import ArgumentationFramework
@@ -76,3 +78,11 @@ def test_it_indexes_arguments_for_the_solvers():
     assert graph.n == 3
     assert sorted(graph.attackers[af.index(30)]) == [0, 1]
     assert graph.attacked[af.index(10)] == [2]
+
+
+def test_it_survives_pickling_for_task_queues():
+    af = ArgumentationFramework(["a", "b", 3], [("a", "b"), (3, 3)])
+    copy = pickle.loads(pickle.dumps(af))
+    assert copy == af
+    assert copy.arguments == af.arguments
+    assert copy.attackers("b") == frozenset({"a"})
