@@ -1,7 +1,9 @@
 """The coach's JSON API, called by static/js/coach.js. Thin: parse, call a service, shape.
 
-- ``POST /api/coach`` {argument_id, message, step} -> application/x-ndjson
+- ``POST /api/coach`` {argument_id, message, step, retry_of?} -> application/x-ndjson
   (see coach.turn for the lines). Async: it streams the model's reply.
+  ``retry_of`` is the ``user_message_id`` a failed turn reported: the retry
+  reuses that stored message instead of storing the words again.
 - ``GET  /api/arguments/<id>`` -> the draft (coach.draft.draft_json).
 - ``POST /api/arguments/<id>/proposal`` {action: accept|reject, value?}
   -> the draft plus {"advanced": bool, "completed": bool}.
@@ -83,6 +85,15 @@ def _text(body: dict[str, Any], key: str, *, limit: int, required: bool = True) 
     return value
 
 
+def _optional_id(body: dict[str, Any], key: str) -> int | None:
+    value = body.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise BadRequest(f"bad_{key}", f"{key} must be a message id")
+    return value
+
+
 def _get_argument_for_user(user: Any, argument_id: Any) -> Argument | None:
     """The user's own argument, or None for a missing or someone else's one (same answer)."""
     return Argument.objects.for_user(user).filter(pk=argument_id).first()
@@ -124,13 +135,14 @@ async def api_coach(request: HttpRequest) -> HttpResponse:
             raise BadRequest("bad_argument_id", "argument_id must be an id")
         if not str(argument_id).isdigit():
             raise BadRequest("bad_argument_id", "argument_id must be an id")
+        retry_of = _optional_id(body, "retry_of")
     except BadRequest as bad:
         return _error(400, bad.code, bad.detail)
     argument = await Argument.objects.for_user(user).filter(pk=int(argument_id)).afirst()
     if argument is None:
         return _not_found()
     response = StreamingHttpResponse(
-        _ndjson(run_turn(argument=argument, message=message, step=step)),
+        _ndjson(run_turn(argument=argument, message=message, step=step, retry_of=retry_of)),
         content_type="application/x-ndjson",
     )
     # Proxies must pass each line on as it comes, not buffer the reply.

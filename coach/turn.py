@@ -2,12 +2,17 @@
 
 The endpoint forwards what this yields, one JSON object per line:
 
+- ``{"type": "stored", "user_message_id": <id>}`` first, once the student's
+  message is stored (not for an empty message). A page whose turn fails
+  sends this id back as ``retry_of`` when the student retries, and the
+  server reuses the message rather than storing the words twice;
 - ``{"type": "delta", "text": <assistantText so far>}`` while the reply
   streams. ``text`` is the whole text so far, not an increment: the page
   replaces the bubble's text with it, so a lost or merged line cannot garble
   the message;
 - then ``{"type": "result", "result": <guarded CoachAIResult>, "message_id": <id>}``,
-- or one ``{"error": <code>, "detail": <text>}`` instead of the result:
+- or one ``{"error": <code>, "detail": <text>, "user_message_id": <id|null>}``
+  instead of the result:
   ``coach_step_mismatch`` (the page shows a stale step), ``coach_stream_failed``
   (the call failed after retries, or its stream broke off),
   ``coach_validation_failed`` (the reply does not parse, validate or survive
@@ -88,8 +93,8 @@ class _Reply:
     accounting: Accounting
 
 
-def _error(code: str, detail: str) -> dict[str, str]:
-    return {"error": code, "detail": detail}
+def _error(code: str, detail: str, user_message_id: int | None) -> dict[str, Any]:
+    return {"error": code, "detail": detail, "user_message_id": user_message_id}
 
 
 def _context(state: TurnState, message: str) -> GuardContext:
@@ -170,17 +175,25 @@ async def _offline_reply(
     out.append(_Reply(result=result, accounting=Accounting(model="offline")))
 
 
-async def run_turn(*, argument: Argument, message: str, step: str) -> AsyncIterator[dict[str, Any]]:
-    """One coach turn for `argument` (already checked to belong to the student)."""
+async def run_turn(
+    *, argument: Argument, message: str, step: str, retry_of: int | None = None
+) -> AsyncIterator[dict[str, Any]]:
+    """One coach turn for `argument` (already checked to belong to the student).
+
+    `retry_of` is the id of the student's message whose turn failed and is
+    being retried (see `coach.turn_store.save_user_message`).
+    """
     message = message.strip()
     shown_step = step if is_step(step) else argument.current_step
     user_message = await sync_to_async(save_user_message)(
-        argument=argument, text=message, step=shown_step
+        argument=argument, text=message, step=shown_step, retry_of=retry_of
     )
     user_message_id = user_message.pk if user_message else None
     coach = coach_kind()
+    if user_message_id is not None:
+        yield {"type": "stored", "user_message_id": user_message_id}
 
-    async def fail(code: str, detail: str, **extra: Any) -> dict[str, str]:
+    async def fail(code: str, detail: str, **extra: Any) -> dict[str, Any]:
         extra.setdefault("accounting", Accounting())
         await sync_to_async(record_failure)(
             argument_id=argument.pk,
@@ -191,7 +204,7 @@ async def run_turn(*, argument: Argument, message: str, step: str) -> AsyncItera
             detail=detail,
             **extra,
         )
-        return _error(code, detail)
+        return _error(code, detail, user_message_id)
 
     try:
         state = await sync_to_async(load_turn_state)(

@@ -22,6 +22,7 @@ __all__ = [
     "load_turn_state",
     "record_failure",
     "record_success",
+    "retried_message",
     "save_user_message",
 ]
 
@@ -58,11 +59,45 @@ class TurnState:
     is_first_turn: bool = True
 
 
-def save_user_message(*, argument: Argument, text: str, step: str) -> CoachMessage | None:
-    """Store the student's words first, so no failure can lose them. Empty: nothing to store."""
+def save_user_message(
+    *, argument: Argument, text: str, step: str, retry_of: int | None = None
+) -> CoachMessage | None:
+    """Store the student's words first, so no failure can lose them. Empty: nothing to store.
+
+    A retry (`retry_of`: the id the failed turn's stream reported) reuses the
+    stored message instead of storing the words a second time, so the
+    transcript shows them once. See `retried_message` for when that is allowed.
+    """
     if not text.strip():
         return None
+    if retry_of is not None:
+        earlier = retried_message(argument=argument, message_id=retry_of, text=text, step=step)
+        if earlier is not None:
+            return earlier
     return CoachMessage.objects.create(argument=argument, role=Role.USER, text=text, step=step)
+
+
+def retried_message(
+    *, argument: Argument, message_id: int, text: str, step: str
+) -> CoachMessage | None:
+    """The stored message a retry may reuse, or None (then the words are stored anew).
+
+    Only the argument's latest message qualifies, and only a student's one
+    with the same words on the same step: a message that got an answer (or
+    was followed by anything) belongs to a finished exchange, and a retry
+    from a stale page or of other words is a new message. Another argument's
+    id never matches, so nobody can attach words to someone else's transcript.
+    """
+    latest = CoachMessage.objects.filter(argument=argument).order_by("-id").first()
+    if (
+        latest is None
+        or latest.pk != message_id
+        or latest.role != Role.USER
+        or latest.step != step
+        or latest.text != text
+    ):
+        return None
+    return latest
 
 
 def load_turn_state(*, argument_id: int, user_message_id: int | None) -> TurnState:

@@ -164,15 +164,21 @@
 
   // --- a coach turn ---------------------------------------------------------
 
-  async function streamTurn(message) {
-    const response = await post(root.dataset.coachUrl, {
+  // `attempt.storedId` learns the id the server gave the student's message, as
+  // soon as it is stored: a retry sends it back (retry_of) so the server reuses
+  // that message instead of storing the same words twice.
+  async function streamTurn(message, attempt) {
+    const body = {
       argument_id: Number(root.dataset.argumentId),
       message: message,
       step: currentStep(),
-    });
+    };
+    if (attempt.storedId) body.retry_of = attempt.storedId;
+    const response = await post(root.dataset.coachUrl, body);
     if (!response.ok) throw await failure(response);
     let bubble = null;
     for await (const line of ndjson(response)) {
+      if (line.user_message_id) attempt.storedId = line.user_message_id;
       if (line.error) throw new CoachError(line.error, line.detail);
       if (line.type === "delta") {
         bubble = bubble || addMessage("assistant", "");
@@ -189,13 +195,15 @@
     throw new CoachError("coach_stream_failed");
   }
 
-  async function turn(message) {
+  // `retryOf`: the stored id of these same words, when this turn retries a failed one.
+  async function turn(message, retryOf) {
     if (busy) return;
     hideError();
     const sent = message ? addMessage("user", message) : null;
+    const attempt = { storedId: retryOf || null };
     setBusy(true, strings.thinking);
     try {
-      await streamTurn(message);
+      await streamTurn(message, attempt);
       if (message) textbox.value = "";
       setBusy(false);
       await refresh();
@@ -207,7 +215,7 @@
       setBusy(false);
       showError(error, () => {
         if (sent) sent.remove();
-        return turn(message);
+        return turn(message, attempt.storedId);
       });
       if (error.code === "coach_step_mismatch") await refresh();
     }

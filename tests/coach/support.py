@@ -51,13 +51,15 @@ async def _post_turn(client: AsyncClient, payload: dict[str, Any]) -> tuple[int,
 
 
 def post_turn(
-    user: Any, *, argument_id: int, message: str, step: str
+    user: Any, *, argument_id: int, message: str, step: str, retry_of: Any = None
 ) -> tuple[int, str, list[dict]]:
     """POST /api/coach as `user` (None: anonymous); (status, content type, parsed lines)."""
     client = AsyncClient()
     if user is not None:
         client.force_login(user)
     payload = {"argument_id": argument_id, "message": message, "step": step}
+    if retry_of is not None:
+        payload["retry_of"] = retry_of
     return run(_post_turn(client, payload))
 
 

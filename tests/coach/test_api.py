@@ -269,6 +269,8 @@ def test_it_streams_only_for_the_owner(
         ({"argument_id": 1, "message": 5, "step": "claim"}, "bad_message"),
         ({"argument_id": 1, "message": "x" * 4001, "step": "claim"}, "message_too_long"),
         ({"argument_id": 1, "message": "hi"}, "bad_step"),
+        ({"argument_id": 1, "message": "hi", "step": "claim", "retry_of": "7"}, "bad_retry_of"),
+        ({"argument_id": 1, "message": "hi", "step": "claim", "retry_of": 0}, "bad_retry_of"),
     ],
 )
 def test_it_refuses_a_malformed_turn_request(

@@ -141,6 +141,14 @@ def test_it_keeps_the_message_and_retries_after_a_broken_stream(
     assert page.locator("#transcript .msg-user.failed").count() == 0
     assert page.get_by_label("Your message").input_value() == ""
 
+    # The retry reused the stored message: after a reload the words show once.
+    page.reload()
+    assert page.locator("#transcript .msg .text").all_text_contents() == [
+        "Hello.",
+        "Homework should be optional.",
+        "Optional homework: tell me more.",
+    ]
+
 
 def test_it_coaches_offline_without_an_api_key(live_asgi, page, no_anthropic_key) -> None:
     get_user_model().objects.create_user("ada", password=PASSWORD)

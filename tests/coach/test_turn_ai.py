@@ -48,12 +48,17 @@ def draft_of(argument: Argument) -> dict[str, Any]:
 
 
 def assert_failed_turn(argument: Argument, lines: list[dict], code: str, before: dict) -> None:
-    """One error line with `code`; the student's words kept; the draft untouched; a record."""
-    assert lines[-1]["error"] == code and lines[-1]["detail"]
-    assert all(line.get("type") == "delta" for line in lines[:-1])
+    """The stored line, one error line with `code`; the student's words kept once; the draft
+    untouched; a record."""
+    stored, *deltas, last = lines
+    assert last["error"] == code and last["detail"]
+    assert all(line.get("type") == "delta" for line in deltas)
     assert list(CoachMessage.objects.values_list("role", "text")) == [
         ("user", "Cities should ban cars downtown.")
     ]
+    message_id = CoachMessage.objects.get().pk
+    assert stored == {"type": "stored", "user_message_id": message_id}
+    assert last["user_message_id"] == message_id
     assert draft_of(argument) == before
     turn = CoachTurn.objects.get()
     assert turn.error_code == code and turn.assistant_message is None
@@ -73,7 +78,8 @@ def test_it_streams_a_good_reply_and_records_the_turn(
     fake_anthropic.enqueue(Reply.json(GOOD, chunk_chars=8))
     status, lines = send(student, argument)
     assert status == 200
-    deltas, last = lines[:-1], lines[-1]
+    stored, *deltas, last = lines
+    assert stored["type"] == "stored"
     texts = [line["text"] for line in deltas]
     assert len(texts) > 2 and texts == sorted(texts, key=len)
     assert all(later.startswith(earlier) for earlier, later in zip(texts, texts[1:], strict=False))
@@ -126,7 +132,7 @@ def test_it_fails_the_stream_when_529_outlasts_the_retries(
     before = draft_of(drafted)
     fake_anthropic.enqueue(*[Reply.error(529)] * 3)
     status, lines = send(student, drafted)
-    assert status == 200 and len(lines) == 1
+    assert status == 200 and len(lines) == 2  # stored, error
     assert len(fake_anthropic.message_requests) == 1 + settings.LLM_MAX_RETRIES
     assert_failed_turn(drafted, lines, "coach_stream_failed", before)
 
@@ -161,7 +167,7 @@ def test_it_fails_the_stream_when_the_connection_is_cut(
     fake_anthropic.enqueue(Reply.cut(GOOD, after_chars=40, framing=framing, chunk_chars=8))
     _, lines = send(student, drafted)
     assert_failed_turn(drafted, lines, "coach_stream_failed", before)
-    assert lines[0]["type"] == "delta"  # part of the reply had arrived
+    assert lines[1]["type"] == "delta"  # part of the reply had arrived
 
 
 def test_it_fails_the_stream_on_an_error_event(
@@ -188,7 +194,7 @@ def test_it_refuses_a_stale_step_without_calling_the_model(
 ) -> None:
     before = draft_of(drafted)
     status, lines = send(student, drafted, step="grounds")
-    assert status == 200 and len(lines) == 1
+    assert status == 200 and len(lines) == 2  # stored, error
     assert_failed_turn(drafted, lines, "coach_step_mismatch", before)
     assert fake_anthropic.message_requests == []
     assert CoachMessage.objects.get().step == "grounds"  # what the student was looking at

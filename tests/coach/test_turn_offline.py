@@ -18,7 +18,8 @@ def test_it_streams_deltas_then_a_guarded_result(student: Any, argument: Argumen
     )
     assert status == 200
     assert content_type == "application/x-ndjson"
-    deltas, last = lines[:-1], lines[-1]
+    stored, *deltas, last = lines
+    assert stored == {"type": "stored", "user_message_id": CoachMessage.objects.get(role="user").pk}
     assert deltas and all(line["type"] == "delta" for line in deltas)
     assert last["type"] == "result"
     assert last["result"]["assistantText"].startswith(deltas[-1]["text"])
@@ -51,7 +52,9 @@ def test_it_proposes_the_students_own_text_on_confirmation(
 def test_it_opens_a_step_on_an_empty_message_without_storing_one(
     student: Any, argument: Argument
 ) -> None:
-    *_, last = post_turn(student, argument_id=argument.pk, message="", step="claim")[2]
+    lines = post_turn(student, argument_id=argument.pk, message="", step="claim")[2]
+    assert all(line["type"] in ("delta", "result") for line in lines)  # nothing was stored
+    last = lines[-1]
     assert "nextQuestion" in last["result"]
     assert last["result"]["assistantText"].endswith(last["result"]["nextQuestion"])
     assert list(CoachMessage.objects.values_list("role", flat=True)) == ["assistant"]
