@@ -196,6 +196,8 @@ class Oracle:
     def solve(self, assumptions: list[int] | None = None) -> bool:
         """Solve under ``assumptions``; on success :attr:`model` is refreshed."""
         if self._solver.solve(assumptions=assumptions or []):
+            # Copy the model now: CaDiCaL aborts the whole process if values
+            # are read after a clause was added, so nobody may read it later.
             self._model = self._solver.get_model()
             return True
         return False
