@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from argumentation import (
     SEMANTICS,
     ArgumentationFramework,
+    complete_extensions,
     count_extensions,
     credulous_acceptance,
     extensions,
@@ -23,9 +24,13 @@ from argumentation import (
     is_complete,
     is_conflict_free,
     is_stable,
+    preferred_extensions,
     skeptical_acceptance,
     some_extension,
+    stable_extensions,
 )
+from argumentation.extensions import _complete_sets, _preferred_sets, _stable_sets
+from argumentation.sat_encoding import local_problem
 
 from .brute_force import BruteForce
 
@@ -46,7 +51,7 @@ def _pair(arguments: list[int], attacks: Pairs) -> tuple[ArgumentationFramework,
     return ArgumentationFramework(arguments, attacks), BruteForce(arguments, attacks)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(frameworks())
 def test_it_enumerates_the_same_extensions_as_brute_force(framework: tuple[list[int], Pairs]):
     af, reference = _pair(*framework)
@@ -79,7 +84,7 @@ def test_it_labels_like_the_least_complete_extension(framework: tuple[list[int],
     )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(frameworks())
 def test_it_decides_acceptance_like_brute_force_with_valid_witnesses(
     framework: tuple[list[int], Pairs],
@@ -113,3 +118,27 @@ def test_it_verifies_sets_like_brute_force(framework: tuple[list[int], Pairs], d
     assert is_admissible(af, chosen) == reference.admissible(chosen)
     assert is_complete(af, chosen) == reference.complete(chosen)
     assert is_stable(af, chosen) == reference.stable(chosen)
+
+
+@st.composite
+def medium_frameworks(draw: st.DrawFn) -> ArgumentationFramework:
+    n = draw(st.integers(min_value=10, max_value=40))
+    pair = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+    attacks = draw(st.lists(pair, min_size=n // 2, max_size=3 * n))
+    return ArgumentationFramework(range(n), attacks)
+
+
+@settings(max_examples=60, deadline=None)
+@given(medium_frameworks())
+def test_it_splits_larger_frameworks_without_changing_the_answer(af: ArgumentationFramework):
+    # Too big for brute force: compare the grounded-reduct + component + SCC
+    # pipeline with one SAT enumeration over the whole, undecomposed framework.
+    whole = local_problem(af.graph, nodes=list(range(len(af))))
+    names = af.arguments
+
+    def named(sets):
+        return {frozenset(names[v] for v in members) for members in sets}
+
+    assert set(preferred_extensions(af)) == named(_preferred_sets(whole))
+    assert set(complete_extensions(af)) == named(_complete_sets(whole))
+    assert set(stable_extensions(af)) == named(_stable_sets(whole))
