@@ -23,6 +23,7 @@ can tell a refusal from an answer without parsing tracebacks.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import NoReturn, TextIO
@@ -80,7 +81,7 @@ def _parser() -> _Parser:
 def main(
     argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> int:
-    """Run the command line; returns the exit status (0 answered, 2 refused)."""
+    """Run the command line; returns the exit status (0 answered, 2 refused, 1 pipe closed)."""
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
     try:
@@ -90,6 +91,12 @@ def main(
         out.flush()
     except (UsageError, FormatError) as error:
         return _refuse(err, str(error))
+    except BrokenPipeError:
+        # The reader left (``| head``): not our error, so no message; point stdout at
+        # devnull so that the interpreter's final flush does not complain either.
+        if out is sys.stdout:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except OSError as error:
         return _refuse(err, _describe_os_error(error))
     return 0

@@ -182,6 +182,24 @@ def test_it_says_no_when_there_is_no_stable_extension(tmp_path: Path) -> None:
     assert run_inline("-p", "DC-ST", "-f", odd, "-a", "2") == (0, "NO\n", "")
 
 
+def test_it_stops_quietly_when_the_reader_closes_the_pipe(tmp_path: Path) -> None:
+    # 16 independent mutual attacks: 2**16 preferred extensions, far more than a pipe holds.
+    pairs = tmp_path / "pairs.af"
+    pairs.write_text("p af 32\n" + "".join(f"{i} {i + 1}\n{i + 1} {i}\n" for i in range(1, 32, 2)))
+    solver = subprocess.Popen(
+        [sys.executable, "-m", "argumentation", "-p", "EE-PR", "-f", str(pairs)],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert solver.stdout is not None and solver.stderr is not None
+    assert solver.stdout.readline().startswith("w ")
+    solver.stdout.close()
+    assert solver.wait(timeout=60) == 1
+    assert solver.stderr.read() == ""
+
+
 def test_it_accepts_every_listed_problem(tmp_path: Path) -> None:
     small = tmp_path / "small.af"
     small.write_text("p af 3\n1 2\n2 1\n2 3\n")
