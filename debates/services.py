@@ -16,18 +16,17 @@ How a debate runs depends on whether there is a broker:
 
 from __future__ import annotations
 
-import logging
-import threading
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import connections, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from config.background import run_in_background_on_commit
 from debates import orchestrator
 from debates.budget import estimate_debate_cost
 from debates.calls import close_thread_runner
@@ -41,10 +40,8 @@ __all__ = [
     "estimate_cost",
     "launch",
     "resume_stale_debates",
-    "uses_broker",
 ]
 
-logger = logging.getLogger(__name__)
 
 MIN_PERSONAS = 2
 NO_KEY_MESSAGE = "An Anthropic API key (ANTHROPIC_API_KEY) is needed to run debates."
@@ -53,10 +50,6 @@ NO_KEY_MESSAGE = "An Anthropic API key (ANTHROPIC_API_KEY) is needed to run deba
 def debates_available() -> bool:
     """Debates need the model: without an API key, the pages say a key is needed."""
     return api_key_configured()
-
-
-def uses_broker() -> bool:
-    return not settings.CELERY_TASK_ALWAYS_EAGER
 
 
 def estimate_cost(*, personas: Iterable[Persona], rounds: int) -> Decimal:
@@ -107,31 +100,19 @@ def create_debate(
 
 
 def launch(debate_id: int) -> None:
-    """Run the debate after the current transaction commits (see the module docstring)."""
-    if uses_broker():
-        from debates.tasks import run_debate
+    """Run the debate after the current transaction commits (see config/background.py)."""
+    from debates.tasks import run_debate
 
-        run_debate.delay_on_commit(debate_id)
-    else:
-        transaction.on_commit(lambda: start_thread(debate_id))
-
-
-def start_thread(debate_id: int) -> threading.Thread:
-    thread = threading.Thread(
-        target=_run_in_thread, args=(debate_id,), name=f"debate-{debate_id}", daemon=True
+    run_in_background_on_commit(
+        task=run_debate, target=_run_here, object_id=debate_id, name=f"debate-{debate_id}"
     )
-    thread.start()
-    return thread
 
 
-def _run_in_thread(debate_id: int) -> None:
+def _run_here(debate_id: int) -> None:
     try:
         orchestrator.run_debate(debate_id=debate_id)
-    except Exception:  # a thread has nobody to raise to
-        logger.exception("debate %s: background run failed", debate_id)
     finally:
-        close_thread_runner()
-        connections.close_all()  # this thread's connections only
+        close_thread_runner()  # the thread's private event loop and model client
 
 
 def resume_stale_debates() -> list[int]:
