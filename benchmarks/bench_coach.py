@@ -379,6 +379,13 @@ def report(*, phases: dict[str, Figures], students: int, think_s: float) -> bool
     database = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     print(f"coach: {students} students, model latency 0, {database}, load average {load}")
+    print(
+        "  server's own time = the request's time inside the server (handed to Django ->"
+        " last body byte handed back)\n"
+        "    minus the model time the coach recorded (CoachTurn.latency_ms: the llm call from"
+        " request to end of stream,\n"
+        "    including the SDK's stream handling and forwarding the deltas that arrive meanwhile)"
+    )
     print(f"  paced: each student pauses {think_s:.1f} s (+-50%) between turns, as people do")
     print("  back-to-back: no pauses; latency there is queueing (students / turns per second)")
     for label, fig in phases.items():

@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator, Callable
 from functools import wraps
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import resolve_url
@@ -38,6 +39,7 @@ from coach.services import (
     run_turn,
     save_typed_field,
 )
+from coach.turn_store import TurnState, begin_turn
 
 __all__ = ["MAX_MESSAGE_CHARS", "api_argument", "api_coach", "api_draft", "api_proposal"]
 
@@ -121,28 +123,51 @@ async def _ndjson(lines: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]:
         yield (json.dumps(line, ensure_ascii=False) + "\n").encode()
 
 
-@require_POST
-async def api_coach(request: HttpRequest) -> HttpResponse:
-    user = await request.auser()
-    if not user.is_authenticated:
+def _turn_request(body: dict[str, Any]) -> dict[str, Any]:
+    """The turn's arguments from the body of ``POST /api/coach``; BadRequest if malformed."""
+    message = _text(body, "message", limit=MAX_MESSAGE_CHARS, required=False)
+    step = _text(body, "step", limit=40)
+    argument_id = body.get("argument_id")
+    if isinstance(argument_id, bool) or not isinstance(argument_id, int | str):
+        raise BadRequest("bad_argument_id", "argument_id must be an id")
+    if not str(argument_id).isdigit():
+        raise BadRequest("bad_argument_id", "argument_id must be an id")
+    return {
+        "argument_id": int(argument_id),
+        "message": message.strip(),
+        "step": step,
+        "retry_of": _optional_id(body, "retry_of"),
+    }
+
+
+def _open_turn(request: HttpRequest) -> HttpResponse | tuple[TurnState, str, str]:
+    """Everything before the stream, in one thread hop: who asks, what, and `begin_turn`.
+
+    Sync on purpose: the session and the user load here (``request.user``), in
+    the same hop as the turn's own transaction, instead of two hops of their
+    own through ``request.auser()``. Returns the error response, or the
+    turn's state with the message and the step the page showed.
+    """
+    if not request.user.is_authenticated:
         return _unauthenticated()
     try:
-        body = _json_body(request)
-        message = _text(body, "message", limit=MAX_MESSAGE_CHARS, required=False)
-        step = _text(body, "step", limit=40)
-        argument_id = body.get("argument_id")
-        if isinstance(argument_id, bool) or not isinstance(argument_id, int | str):
-            raise BadRequest("bad_argument_id", "argument_id must be an id")
-        if not str(argument_id).isdigit():
-            raise BadRequest("bad_argument_id", "argument_id must be an id")
-        retry_of = _optional_id(body, "retry_of")
+        turn = _turn_request(_json_body(request))
     except BadRequest as bad:
         return _error(400, bad.code, bad.detail)
-    argument = await Argument.objects.for_user(user).filter(pk=int(argument_id)).afirst()
-    if argument is None:
+    state = begin_turn(owner=request.user, **turn)
+    if state is None:
         return _not_found()
+    return state, turn["message"], turn["step"]
+
+
+@require_POST
+async def api_coach(request: HttpRequest) -> HttpResponse:
+    opened = await sync_to_async(_open_turn)(request)
+    if isinstance(opened, HttpResponse):
+        return opened
+    state, message, step = opened
     response = StreamingHttpResponse(
-        _ndjson(run_turn(argument=argument, message=message, step=step, retry_of=retry_of)),
+        _ndjson(run_turn(state=state, message=message, step=step)),
         content_type="application/x-ndjson",
     )
     # Proxies must pass each line on as it comes, not buffer the reply.

@@ -9,7 +9,8 @@ The endpoint forwards what this yields, one JSON object per line:
 - ``{"type": "delta", "text": <assistantText so far>}`` while the reply
   streams. ``text`` is the whole text so far, not an increment: the page
   replaces the bubble's text with it, so a lost or merged line cannot garble
-  the message;
+  the message. That is also why deltas can be paced: at most one per
+  ``DELTA_INTERVAL_S``, a newer one replacing one that had to wait;
 - then ``{"type": "result", "result": <guarded CoachAIResult>, "message_id": <id>}``,
 - or one ``{"error": <code>, "detail": <text>, "user_message_id": <id|null>}``
   instead of the result:
@@ -18,13 +19,15 @@ The endpoint forwards what this yields, one JSON object per line:
   ``coach_validation_failed`` (the reply does not parse, validate or survive
   the schema guard), ``coach_empty_response`` (empty ``assistantText``).
 
-Order of work: store the student's message (before anything can fail),
-check the step, load the draft and transcript, detect intent, ask the coach
-(the AI through llm/, or the offline coach when no API key is set), guard the
-reply, then save the coach's message, the turn record and any new proposal
-in one transaction. Every failure also leaves a CoachTurn with its error
-code; none changes the draft. An empty message asks the coach to open the
-current step (the page does this after the student accepts a proposal).
+Order of work: store the student's message (before anything can fail) and
+load the draft and transcript, in one transaction (`begin_turn`, which the
+endpoint calls before it starts the stream), check the step, detect intent,
+ask the coach (the AI through llm/, or the offline coach when no API key is
+set), guard the reply, then save the coach's message, the turn record and
+any new proposal in one transaction. Every failure also leaves a CoachTurn
+with its error code; none changes the draft. An empty message asks the coach
+to open the current step (the page does this after the student accepts a
+proposal).
 """
 
 from __future__ import annotations
@@ -40,24 +43,22 @@ from coach.ai import stream_coach_reply
 from coach.draft import coach_kind
 from coach.guards import GuardContext, GuardRejected, apply_guards
 from coach.intents import is_confirmation, is_rewrite_request
-from coach.models import Argument
 from coach.offline import OfflineTurn, offline_reply, split_for_stream
+from coach.pacing import pace_deltas
 from coach.prompts import TurnFacts, build_messages, system_prompt
 from coach.schemas import CoachAIResult
-from coach.steps import STEPS, is_step
-from coach.turn_store import (
-    Accounting,
-    TurnState,
-    load_turn_state,
-    record_failure,
-    record_success,
-    save_user_message,
-)
+from coach.steps import STEPS
+from coach.turn_store import Accounting, TurnState, record_failure, record_success
 from llm import LLMError, StreamDone, TextDelta
 
-__all__ = ["ERROR_CODES", "run_turn"]
+__all__ = ["DELTA_INTERVAL_S", "ERROR_CODES", "run_turn"]
 
 logger = logging.getLogger(__name__)
+
+# At most one delta line per 50 ms (20 repaints a second): smooth to read,
+# and a fast model's dozens of tiny events cost the server a few lines, not
+# one JSON line, body chunk and socket write each.
+DELTA_INTERVAL_S = 0.05
 
 ERROR_CODES = (
     "coach_stream_failed",
@@ -175,20 +176,21 @@ async def _offline_reply(
     out.append(_Reply(result=result, accounting=Accounting(model="offline")))
 
 
-async def run_turn(
-    *, argument: Argument, message: str, step: str, retry_of: int | None = None
-) -> AsyncIterator[dict[str, Any]]:
-    """One coach turn for `argument` (already checked to belong to the student).
+async def run_turn(*, state: TurnState, message: str, step: str) -> AsyncIterator[dict[str, Any]]:
+    """One coach turn, once `begin_turn` has stored the student's words and loaded the draft.
 
-    `retry_of` is the id of the student's message whose turn failed and is
-    being retried (see `coach.turn_store.save_user_message`).
+    `message` is the student's (stripped) words, `step` the step the page
+    showed. Deltas are paced (`DELTA_INTERVAL_S`, see coach.pacing).
     """
-    message = message.strip()
-    shown_step = step if is_step(step) else argument.current_step
-    user_message = await sync_to_async(save_user_message)(
-        argument=argument, text=message, step=shown_step, retry_of=retry_of
-    )
-    user_message_id = user_message.pk if user_message else None
+    async for line in pace_deltas(
+        _turn_lines(state, message, step), min_interval_s=DELTA_INTERVAL_S
+    ):
+        yield line
+
+
+async def _turn_lines(state: TurnState, message: str, step: str) -> AsyncIterator[dict[str, Any]]:
+    argument = state.argument
+    user_message_id = state.user_message_id
     coach = coach_kind()
     if user_message_id is not None:
         yield {"type": "stored", "user_message_id": user_message_id}
@@ -197,7 +199,7 @@ async def run_turn(
         extra.setdefault("accounting", Accounting())
         await sync_to_async(record_failure)(
             argument_id=argument.pk,
-            step=shown_step,
+            step=state.shown_step,
             user_message_id=user_message_id,
             coach=coach,
             error_code=code,
@@ -207,10 +209,7 @@ async def run_turn(
         return _error(code, detail, user_message_id)
 
     try:
-        state = await sync_to_async(load_turn_state)(
-            argument_id=argument.pk, user_message_id=user_message_id
-        )
-        current = state.argument.current_step
+        current = argument.current_step
         if step != current:
             yield await fail(
                 "coach_step_mismatch",

@@ -1,8 +1,11 @@
 """The database side of a coach turn, as plain sync functions.
 
 The turn itself is async (it streams); these run through `sync_to_async`
-because transactions and row locks are sync-only in Django. Each function
-is one short transaction, so no lock is held while the model is talking.
+because transactions and row locks are sync-only in Django. A turn makes
+two such calls, each one short transaction: `begin_turn` before the model
+is called, `record_success` or `record_failure` after it. No lock is held
+while the model is talking, and the turn pays for two thread hops, not one
+per query (a hop costs more than the query on a busy server).
 """
 
 from __future__ import annotations
@@ -14,12 +17,14 @@ from typing import Any
 from django.db import transaction
 
 from coach.models import Argument, CoachMessage, CoachTurn, Role
+from coach.prompts import HISTORY_LIMIT
+from coach.steps import is_step
 from llm import Usage
 
 __all__ = [
     "Accounting",
     "TurnState",
-    "load_turn_state",
+    "begin_turn",
     "record_failure",
     "record_success",
     "retried_message",
@@ -51,12 +56,16 @@ class Accounting:
 
 @dataclass(frozen=True, slots=True)
 class TurnState:
-    """The draft and the transcript as the turn starts."""
+    """The draft and the transcript as the turn starts, and the student's stored message."""
 
     argument: Argument
-    history: list[tuple[str, str]]  # (role, text), oldest first, without this message
+    # (role, text), oldest first, without this message: the last HISTORY_LIMIT
+    # messages, all that the prompt sends along.
+    history: list[tuple[str, str]]
     step_messages: list[str] = field(default_factory=list)  # earlier user texts on this step
     is_first_turn: bool = True
+    user_message_id: int | None = None  # None: an empty message, nothing stored
+    shown_step: str = ""  # the step the page showed (the stored message's step)
 
 
 def save_user_message(
@@ -100,21 +109,42 @@ def retried_message(
     return latest
 
 
-def load_turn_state(*, argument_id: int, user_message_id: int | None) -> TurnState:
-    """The fresh draft, the transcript before this message, and whether it opens the step."""
-    argument = Argument.objects.get(pk=argument_id)
-    earlier = CoachMessage.objects.filter(argument=argument)
-    if user_message_id is not None:
-        earlier = earlier.exclude(pk=user_message_id).filter(pk__lt=user_message_id)
-    history = [(m.role, m.text) for m in earlier.order_by("created_at", "id")]
-    step_messages = [
-        m.text for m in earlier.filter(role=Role.USER, step=argument.current_step).order_by("id")
-    ]
+def begin_turn(
+    *, owner: Any, argument_id: int, message: str, step: str, retry_of: int | None = None
+) -> TurnState | None:
+    """Store the student's message and load what the turn needs, in one transaction.
+
+    None when `owner` has no such argument (someone else's or a missing one:
+    the same answer). `step` is the step the page shows; an unknown one is
+    stored as the argument's current step. The caller compares it with the
+    current step (a stale page) once the message is safely stored.
+    """
+    with transaction.atomic():
+        argument = Argument.objects.for_user(owner).filter(pk=argument_id).first()
+        if argument is None:
+            return None
+        shown_step = step if is_step(step) else argument.current_step
+        stored = save_user_message(
+            argument=argument, text=message, step=shown_step, retry_of=retry_of
+        )
+        earlier = CoachMessage.objects.filter(argument=argument)
+        if stored is not None:
+            earlier = earlier.filter(pk__lt=stored.pk)
+        # Newest first to cut at the limit, then put back in reading order.
+        recent = earlier.order_by("-created_at", "-id").values_list("role", "text")
+        history = list(reversed(recent[:HISTORY_LIMIT]))
+        step_messages = list(
+            earlier.filter(role=Role.USER, step=argument.current_step)
+            .order_by("id")
+            .values_list("text", flat=True)
+        )
     return TurnState(
         argument=argument,
         history=history,
         step_messages=step_messages,
         is_first_turn=not step_messages,
+        user_message_id=stored.pk if stored is not None else None,
+        shown_step=shown_step,
     )
 
 
@@ -162,21 +192,26 @@ def record_success(
     without a proposal leaves an earlier pending proposal in place: the
     student can still accept it, and a later "yes" refers to it.
     """
+    proposal = guarded_result.get("proposedUpdate")
     with transaction.atomic():
-        argument = Argument.objects.select_for_update().get(pk=argument_id)
         reply = CoachMessage.objects.create(
-            argument=argument, role=Role.ASSISTANT, text=guarded_result["assistantText"], step=step
+            argument_id=argument_id,
+            role=Role.ASSISTANT,
+            text=guarded_result["assistantText"],
+            step=step,
         )
-        proposal = guarded_result.get("proposedUpdate")
-        if proposal and argument.current_step == step and not argument.is_complete:
-            argument.pending_proposal = {
-                "field": proposal["field"],
-                "value": proposal["value"],
-                "rationale": proposal.get("rationale") or "",
-            }
-            argument.save(update_fields=["pending_proposal", "updated_at"])
+        if proposal:
+            # Only a proposal needs the draft, locked, to check where the student is now.
+            argument = Argument.objects.select_for_update().get(pk=argument_id)
+            if argument.current_step == step and not argument.is_complete:
+                argument.pending_proposal = {
+                    "field": proposal["field"],
+                    "value": proposal["value"],
+                    "rationale": proposal.get("rationale") or "",
+                }
+                argument.save(update_fields=["pending_proposal", "updated_at"])
         CoachTurn.objects.create(
-            argument=argument,
+            argument_id=argument_id,
             user_message_id=user_message_id,
             assistant_message=reply,
             step=step,

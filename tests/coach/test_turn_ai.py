@@ -73,8 +73,12 @@ def send(student: Any, argument: Argument, *, step: str = "claim") -> tuple[int,
 
 
 def test_it_streams_a_good_reply_and_records_the_turn(
-    fake_anthropic: FakeAnthropicServer, student: Any, argument: Argument
+    fake_anthropic: FakeAnthropicServer,
+    student: Any,
+    argument: Argument,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr("coach.turn.DELTA_INTERVAL_S", 0.0)  # every delta, however fast
     fake_anthropic.enqueue(Reply.json(GOOD, chunk_chars=8))
     status, lines = send(student, argument)
     assert status == 200
@@ -103,6 +107,17 @@ def test_it_streams_a_good_reply_and_records_the_turn(
     assert request.streamed and request.body["model"] == settings.COACH_MODEL
     assert request.body["system"][0]["cache_control"] == {"type": "ephemeral"}
     assert request.output_schema["additionalProperties"] is False
+
+
+def test_it_paces_the_deltas_of_a_fast_reply(
+    fake_anthropic: FakeAnthropicServer, student: Any, argument: Argument
+) -> None:
+    # One character per event, all at once: dozens of text events in a few milliseconds.
+    fake_anthropic.enqueue(Reply.json(GOOD, chunk_chars=1))
+    _, lines = send(student, argument)
+    deltas = [line["text"] for line in lines if line.get("type") == "delta"]
+    assert 1 <= len(deltas) < 10 < len(GOOD["assistantText"])
+    assert all(lines[-1]["result"]["assistantText"].startswith(text) for text in deltas)
 
 
 def test_it_reads_the_cached_system_prompt_on_the_next_turn(
@@ -144,7 +159,7 @@ def test_it_reports_malformed_json_as_a_validation_failure(
     fake_anthropic.enqueue(Reply.json('{"assistantText": "Half a thought", "step": '))
     status, lines = send(student, drafted)
     assert_failed_turn(drafted, lines, "coach_validation_failed", before)
-    assert lines[-2]["text"] == "Half a thought"  # the student saw it stream
+    assert "Half a thought".startswith(lines[-2]["text"])  # the student saw it stream
     turn = CoachTurn.objects.get()
     assert turn.raw_result == {"raw_text": '{"assistantText": "Half a thought", "step": '}
     assert turn.output_tokens > 0  # billed even though unusable
