@@ -134,8 +134,9 @@
     retry = null;
   }
 
-  // Re-render the rail, the draft and the proposal card from the server: one
-  // template renders them on first load and after every change.
+  // Re-render the rail, the draft, the proposal card and the "Put it on trial"
+  // slot from the server: one template renders them on first load and after
+  // every change (the card and the slot come out of band).
   function refresh() {
     if (!window.htmx) {
       window.location.reload();

@@ -213,3 +213,37 @@ def test_it_rejects_a_proposal_and_keeps_the_draft(live_asgi, page) -> None:
     assert page.get_by_label("Your message").evaluate("node => node === document.activeElement")
     argument.refresh_from_db()
     assert (argument.pending_proposal, argument.claim, argument.current_step) == (None, "", "claim")
+
+
+def test_it_offers_the_trial_as_soon_as_the_rebuttal_is_accepted(
+    live_asgi, page, fake_anthropic
+) -> None:
+    user = get_user_model().objects.create_user("ada", password=PASSWORD)
+    argument = create_argument(owner=user, title="Homework", language="en")
+    drafted = {
+        "claim": "Homework should be optional.",
+        "grounds": "Pupils who choose their homework do more of it.",
+        "warrant": "What pupils choose, they practise.",
+        "grounds_backing": "A two-year study in forty schools.",
+        "warrant_backing": "Research on motivation.",
+        "qualifier": "In most schools",
+    }
+    Argument.objects.filter(pk=argument.pk).update(
+        **drafted,
+        current_step="rebuttal",
+        pending_proposal={"field": "rebuttal", "value": "Unless exams require drill."},
+    )
+    CoachMessage.objects.create(
+        argument=argument, role="assistant", text="Last one.", step="rebuttal"
+    )
+    sign_in(page, live_asgi, "ada", PASSWORD)
+    page.goto(f"{live_asgi.url}/coach/{argument.pk}/")
+    assert page.locator(".put-on-trial").count() == 0
+
+    page.locator("#proposal").get_by_role("button", name="Confirm").click()
+    trial = page.locator("#trial-slot .put-on-trial")
+    trial.wait_for()  # no reload: the refresh after accepting brings it
+    assert trial.get_by_role("button", name="Put it on trial").is_visible()
+    assert page.locator("#coach-complete").is_visible()
+    assert page.locator("#composer").is_hidden()
+    assert fake_anthropic.message_requests == []  # a complete argument opens no next step

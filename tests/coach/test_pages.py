@@ -4,6 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from coach.models import Argument, CoachMessage
 from coach.services import create_argument
@@ -145,6 +146,22 @@ def test_it_serves_the_state_partial_to_htmx(client: Client, ada) -> None:
     assert body.lstrip().startswith('<aside id="sidebar"')
     assert 'id="proposal"' in body and 'hx-swap-oob="true"' in body
     assert "<html" not in body
+
+
+def test_it_refreshes_the_put_on_trial_slot_with_the_state(
+    client: Client, ada, monkeypatch
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    argument = create_argument(owner=ada, title="Cities should ban cars", language="en")
+    drafting = client.get(detail_url(argument), headers={"HX-Request": "true"}).content.decode()
+    assert '<div id="trial-slot" hx-swap-oob="true">' in drafting
+    assert "Put it on trial" not in drafting
+
+    Argument.objects.filter(pk=argument.pk).update(completed_at=timezone.now())
+    complete = client.get(detail_url(argument), headers={"HX-Request": "true"}).content.decode()
+    action = reverse("trials:trial_start", args=[argument.pk])
+    slot = complete[complete.index('<div id="trial-slot" hx-swap-oob="true">') :]
+    assert "Put it on trial" in slot and f'action="{action}"' in slot
 
 
 def test_it_shows_spanish_ui_strings_for_a_spanish_argument(client: Client, ada) -> None:
