@@ -194,22 +194,22 @@ def record_success(
     """
     proposal = guarded_result.get("proposedUpdate")
     with transaction.atomic():
+        # Only a proposal needs the draft, locked (before anything else, as the
+        # accept and reject endpoints do) to check where the student is now.
+        argument = Argument.objects.select_for_update().get(pk=argument_id) if proposal else None
         reply = CoachMessage.objects.create(
             argument_id=argument_id,
             role=Role.ASSISTANT,
             text=guarded_result["assistantText"],
             step=step,
         )
-        if proposal:
-            # Only a proposal needs the draft, locked, to check where the student is now.
-            argument = Argument.objects.select_for_update().get(pk=argument_id)
-            if argument.current_step == step and not argument.is_complete:
-                argument.pending_proposal = {
-                    "field": proposal["field"],
-                    "value": proposal["value"],
-                    "rationale": proposal.get("rationale") or "",
-                }
-                argument.save(update_fields=["pending_proposal", "updated_at"])
+        if argument is not None and argument.current_step == step and not argument.is_complete:
+            argument.pending_proposal = {
+                "field": proposal["field"],
+                "value": proposal["value"],
+                "rationale": proposal.get("rationale") or "",
+            }
+            argument.save(update_fields=["pending_proposal", "updated_at"])
         CoachTurn.objects.create(
             argument_id=argument_id,
             user_message_id=user_message_id,
