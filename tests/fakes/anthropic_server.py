@@ -263,6 +263,13 @@ class _Handler(BaseHTTPRequestHandler):
     timeout = 120
     fake: FakeAnthropicServer
 
+    def setup(self) -> None:
+        super().setup()
+        # Headers and body go out as separate small writes; with Nagle's
+        # algorithm on, the second waits for the client's delayed ACK (~40 ms
+        # on loopback), a stall no real API server has.
+        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         """Quiet: tests assert on ``server.requests`` instead."""
 
