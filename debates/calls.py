@@ -83,6 +83,9 @@ class CallPlan:
     specs: tuple[CallSpec, ...]
     replayed: dict[int, CallResult]
     missing: tuple[int, ...]
+    # Each spec's request hash, computed once: hashing serialises the whole
+    # prompt and schema, and the plan needs it again when recording each call.
+    hashes: tuple[str, ...]
 
     @property
     def unpaid(self) -> list[CallSpec]:
@@ -157,9 +160,10 @@ class CallRunner:
         """Look the stage's requests up in the ledger (one query); replay what is there."""
         replayed: dict[int, CallResult] = {}
         missing: list[int] = []
-        paid = paid_calls(debate_id=debate_id, hashes=[spec.request_hash for spec in specs])
+        hashes = tuple(spec.request_hash for spec in specs)
+        paid = paid_calls(debate_id=debate_id, hashes=list(hashes))
         for i, spec in enumerate(specs):
-            row = paid.get(spec.request_hash)
+            row = paid.get(hashes[i])
             if row is None:
                 missing.append(i)
                 continue
@@ -172,7 +176,9 @@ class CallRunner:
                 reused=True,
                 cost_usd=Decimal(0),
             )
-        return CallPlan(specs=tuple(specs), replayed=replayed, missing=tuple(missing))
+        return CallPlan(
+            specs=tuple(specs), replayed=replayed, missing=tuple(missing), hashes=hashes
+        )
 
     def execute(
         self,
@@ -198,7 +204,9 @@ class CallRunner:
                 with transaction.atomic():
                     for task in done:
                         i = index_of[task]
-                        results[i] = self._record(debate_id, plan.specs[i], *task.result())
+                        results[i] = self._record(
+                            debate_id, plan.specs[i], plan.hashes[i], *task.result()
+                        )
                 if on_result is not None:
                     on_result()
         return [results[i] for i in range(len(plan.specs))]
@@ -217,7 +225,12 @@ class CallRunner:
 
     @staticmethod
     def _record(
-        debate_id: int, spec: CallSpec, reply: Any, error: LLMError | None, latency_ms: float
+        debate_id: int,
+        spec: CallSpec,
+        request_hash: str,
+        reply: Any,
+        error: LLMError | None,
+        latency_ms: float,
     ) -> CallResult:
         row = record_call(
             debate_id=debate_id,
@@ -225,7 +238,7 @@ class CallRunner:
             round=spec.round,
             persona_id=spec.persona_id,
             model=spec.model,
-            request_hash=spec.request_hash,
+            request_hash=request_hash,
             reply=reply,
             error=error,
             latency_ms=latency_ms,

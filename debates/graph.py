@@ -33,6 +33,7 @@ __all__ = [
     "build_framework",
     "counted_arguments",
     "counted_attacks",
+    "grounded_labels",
     "label_counts",
     "snapshot",
 ]
@@ -108,7 +109,7 @@ class GraphSnapshot:
 
     framework: ArgumentationFramework
     labels: dict[str, str]
-    camps: tuple[tuple[str, ...], ...]
+    extensions: tuple[frozenset[str], ...]
 
     @property
     def counts(self) -> dict[str, int]:
@@ -118,6 +119,29 @@ class GraphSnapshot:
     def grounded(self) -> tuple[str, ...]:
         return tuple(a for a, label in self.labels.items() if label == Label.IN)
 
+    @property
+    def camp_count(self) -> int:
+        """How many camps (preferred extensions): what the stop check and events need."""
+        return len(self.extensions)
+
+    @property
+    def camps(self) -> tuple[tuple[str, ...], ...]:
+        """The camps in display order; computed on demand, since ordering them
+        (natural sort of every member of every extension) costs more than the
+        semantics itself and the pipeline only ever needs their number."""
+        return tuple(order_camps(self.extensions))
+
+
+@lru_cache(maxsize=64)
+def grounded_labels(state: DebateState, *, up_to_round: int | None = None) -> dict[str, str]:
+    """The grounded labels alone (cached): what prompts and label histories read.
+
+    Cheaper than :func:`snapshot`, which also enumerates the preferred
+    extensions. Callers must not mutate the returned dict.
+    """
+    af = build_framework(state, up_to_round=up_to_round)
+    return {str(a): Label(label).value for a, label in grounded_labelling(af).items()}
+
 
 @lru_cache(maxsize=32)
 def snapshot(state: DebateState, *, up_to_round: int | None = None) -> GraphSnapshot:
@@ -126,6 +150,5 @@ def snapshot(state: DebateState, *, up_to_round: int | None = None) -> GraphSnap
     Callers must not mutate the returned labels.
     """
     af = build_framework(state, up_to_round=up_to_round)
-    labels = {str(a): Label(label).value for a, label in grounded_labelling(af).items()}
-    camps = tuple(order_camps(preferred_extensions(af)))
-    return GraphSnapshot(framework=af, labels=labels, camps=camps)
+    labels = grounded_labels(state, up_to_round=up_to_round)
+    return GraphSnapshot(framework=af, labels=labels, extensions=tuple(preferred_extensions(af)))

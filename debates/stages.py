@@ -28,7 +28,7 @@ from typing import Protocol
 from debates import events
 from debates.budget import expected_output_tokens
 from debates.calls import CallResult, CallSpec
-from debates.graph import counted_arguments, counted_attacks, snapshot
+from debates.graph import counted_arguments, counted_attacks, grounded_labels, snapshot
 from debates.models import (
     ArgumentOrigin,
     Attack,
@@ -123,7 +123,7 @@ def _graph_update(debate: Debate, state: DebateState, round: int) -> dict:
         "round": round,
         "labels": snap.labels,
         "counts": snap.counts,
-        "camps": len(snap.camps),
+        "camps": snap.camp_count,
         "grounded": list(snap.grounded),
         "attacks": [list(edge) for edge in sorted(snap.framework.attacks)],
         "cost_so_far": str(cost),
@@ -241,7 +241,7 @@ class Attacks:
     name = StageName.ATTACKS.value
 
     def specs(self, *, state: DebateState, round: int, cheap_model: str) -> list[CallSpec]:
-        before = snapshot(state, up_to_round=round - 1)
+        labels = grounded_labels(state, up_to_round=round - 1)
         arguments = counted_arguments(state, up_to_round=round - 1)
         attacks = counted_attacks(state, up_to_round=round - 1)
         return [
@@ -257,7 +257,7 @@ class Attacks:
                     round=round,
                     max_rounds=state.max_rounds,
                     arguments=arguments,
-                    labels=before.labels,
+                    labels=labels,
                     attacks=attacks,
                 ),
                 output_model=PersonaAttacks,
@@ -470,7 +470,7 @@ class Validation:
         after = load_state(debate)
         update = _graph_update(debate, after, round)
         events.record_event(debate=debate, type=events.GRAPH_UPDATE, payload=update)
-        history = [snapshot(after, up_to_round=k).labels for k in range(round)]
+        history = [grounded_labels(after, up_to_round=k) for k in range(round)]
         history.append(update["labels"])
         stop = round_decision(
             round=round,

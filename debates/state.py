@@ -96,46 +96,81 @@ def load_state(debate: Debate) -> DebateState:
         PersonaView(id=p.id, name=p.name, worldview=p.worldview, model=p.effective_model)
         for p in debate.personas.order_by("id")
     )
+    # Plain rows (.values) rather than model instances: the state is read
+    # after every stage, on the critical path between two rounds of model
+    # calls, and building 4 model objects per attack row (select_related)
+    # cost more than the queries themselves.
     arguments = tuple(
         ArgumentView(
-            key=a.key,
-            speaker_id=a.speaker_id,
-            speaker=a.speaker.name,
-            round=a.round,
-            claim=a.claim,
-            premises=tuple(a.premises),
-            assumptions=tuple(a.assumptions),
-            evidence=tuple(a.evidence),
-            origin=a.origin,
-            origin_attack_id=a.origin_attack_id,
+            key=a["key"],
+            speaker_id=a["speaker_id"],
+            speaker=a["speaker__name"],
+            round=a["round"],
+            claim=a["claim"],
+            premises=tuple(a["premises"]),
+            assumptions=tuple(a["assumptions"]),
+            evidence=tuple(a["evidence"]),
+            origin=a["origin"],
+            origin_attack_id=a["origin_attack_id"],
         )
         for a in DebateArgument.objects.filter(debate=debate)
-        .select_related("speaker")
         .order_by("id")
+        .values(
+            "key",
+            "speaker_id",
+            "speaker__name",
+            "round",
+            "claim",
+            "premises",
+            "assumptions",
+            "evidence",
+            "origin",
+            "origin_attack_id",
+        )
     )
     attacks = tuple(
         AttackView(
-            id=t.id,
-            round=t.round,
-            position=t.position,
-            speaker_id=t.speaker_id,
-            speaker=t.speaker.name,
-            from_key=t.from_argument.key if t.from_argument_id else None,
-            to_key=t.to_argument.key if t.to_argument_id else None,
-            target_key=t.target_key,
-            type=t.type,
-            component=t.target_component,
-            index=t.target_index,
-            counter_proposition=t.counter_proposition,
-            rationale=t.rationale,
-            evidence=tuple(t.evidence),
-            confidence=t.confidence,
-            status=t.status,
-            drop_reason=t.drop_reason,
+            id=t["id"],
+            round=t["round"],
+            position=t["position"],
+            speaker_id=t["speaker_id"],
+            speaker=t["speaker__name"],
+            from_key=t["from_argument__key"] if t["from_argument_id"] else None,
+            to_key=t["to_argument__key"] if t["to_argument_id"] else None,
+            target_key=t["target_key"],
+            type=t["type"],
+            component=t["target_component"],
+            index=t["target_index"],
+            counter_proposition=t["counter_proposition"],
+            rationale=t["rationale"],
+            evidence=tuple(t["evidence"]),
+            confidence=t["confidence"],
+            status=t["status"],
+            drop_reason=t["drop_reason"],
         )
         for t in Attack.objects.filter(debate=debate)
-        .select_related("speaker", "from_argument", "to_argument")
         .order_by("id")
+        .values(
+            "id",
+            "round",
+            "position",
+            "speaker_id",
+            "speaker__name",
+            "from_argument_id",
+            "from_argument__key",
+            "to_argument_id",
+            "to_argument__key",
+            "target_key",
+            "type",
+            "target_component",
+            "target_index",
+            "counter_proposition",
+            "rationale",
+            "evidence",
+            "confidence",
+            "status",
+            "drop_reason",
+        )
     )
     return DebateState(
         debate_id=debate.id,
