@@ -5,7 +5,9 @@ Contract (the SSE view and the replay page depend on it):
 - ``record_event(debate=, type=, payload=)`` must run inside the transaction
   of the stage whose results the event describes. It takes the next ``seq``
   from the counter ``Debate.event_seq`` with an ``UPDATE ... SET event_seq =
-  event_seq + 1``: the row lock that UPDATE takes serialises concurrent writers
+  event_seq + 1 ... RETURNING event_seq`` (one statement, read back in the
+  same round trip: PostgreSQL and SQLite >= 3.35 both have RETURNING): the
+  row lock that UPDATE takes serialises concurrent writers
   until commit (PostgreSQL), and SQLite serialises writers anyway, so seqs are
   1, 2, 3 ... without gaps or repeats. A rolled-back stage rolls back its
   events and the counter together, so a resumed run starts again at the same
@@ -27,7 +29,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
 
 from debates.models import Debate, DebateEvent
 
@@ -93,12 +94,34 @@ def record_event(*, debate: Debate, type: str, payload: dict[str, Any]) -> Debat
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
         raise RuntimeError("record_event must run inside the stage's transaction.atomic()")
-    Debate.objects.filter(pk=debate.pk).update(event_seq=F("event_seq") + 1)
-    seq = Debate.objects.filter(pk=debate.pk).values_list("event_seq", flat=True).get()
+    seq = _next_seq(connection, debate.pk)
     debate.event_seq = seq
     event = DebateEvent.objects.create(debate=debate, seq=seq, type=type, payload=payload)
     transaction.on_commit(lambda: publish_event(event))
     return event
+
+
+def _next_seq(connection, debate_id: int) -> int:
+    """Increment the debate's counter and read it back in one statement.
+
+    Django's ``update()`` cannot return the new value, and a separate SELECT
+    is one more round trip per event on the critical path between stages.
+    """
+    quote = connection.ops.quote_name
+    table, column, pk = (
+        quote(Debate._meta.db_table),
+        quote(Debate._meta.get_field("event_seq").column),
+        quote(Debate._meta.pk.column),
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {column} = {column} + 1 WHERE {pk} = %s RETURNING {column}",
+            [debate_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise Debate.DoesNotExist(f"debate {debate_id} does not exist")
+    return int(row[0])
 
 
 @lru_cache(maxsize=4)
