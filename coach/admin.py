@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from coach.models import Argument, CoachMessage, CoachTurn
 from coach.steps import STEPS
+from config.admin_tools import ReadOnlyInline, ViewOnlyMixin
 
 
 class CompletedFilter(admin.SimpleListFilter):
@@ -35,18 +36,6 @@ class CompletedFilter(admin.SimpleListFilter):
         if self.value() == "no":
             return queryset.filter(completed_at__isnull=True)
         return queryset
-
-
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-    show_change_link = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class TranscriptInline(ReadOnlyInline):
@@ -135,7 +124,7 @@ def _cell(value: Any) -> Any:
 
 
 @admin.register(Argument)
-class ArgumentAdmin(admin.ModelAdmin):
+class ArgumentAdmin(ViewOnlyMixin, admin.ModelAdmin):
     list_display = (
         "title",
         "owner",
@@ -175,13 +164,6 @@ class ArgumentAdmin(admin.ModelAdmin):
     fields = readonly_fields
     inlines = (TranscriptInline, TurnInline)
     actions = ("export_csv",)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # Viewing needs "view" permission only; nobody edits a student's work here.
-        return False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).annotate(_turns=Count("turns", distinct=True))
@@ -261,7 +243,7 @@ class ArgumentAdmin(admin.ModelAdmin):
 
 
 @admin.register(CoachTurn)
-class CoachTurnAdmin(admin.ModelAdmin):
+class CoachTurnAdmin(ViewOnlyMixin, admin.ModelAdmin):
     """Every model reply across students: failures, costs, what the guards changed."""
 
     list_display = (
@@ -301,12 +283,6 @@ class CoachTurnAdmin(admin.ModelAdmin):
         "created_at",
     )
     fields = readonly_fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description=_("raw result"))
     def raw(self, turn: CoachTurn) -> str:

@@ -22,6 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from config.admin_tools import ReadOnlyInline, ViewOnlyMixin
 from debates.models import (
     Attack,
     AttackValidation,
@@ -51,18 +52,6 @@ def cost_by_model(calls: QuerySet[LLMCall]) -> list[dict[str, Any]]:
 
 def _pretty_json(value: Any) -> str:
     return format_html("<pre class='debate-json'>{}</pre>", json.dumps(value, indent=2))
-
-
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-    show_change_link = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class ArgumentInline(ReadOnlyInline):
@@ -163,7 +152,7 @@ class PersonaAdmin(admin.ModelAdmin):
 
 
 @admin.register(Debate)
-class DebateAdmin(admin.ModelAdmin):
+class DebateAdmin(ViewOnlyMixin, admin.ModelAdmin):
     list_display = (
         "id",
         "short_topic",
@@ -220,13 +209,6 @@ class DebateAdmin(admin.ModelAdmin):
             .annotate(call_total=Count("llm_calls", distinct=True))
         )
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # View only (deleting stays possible): the record must match its outcome.
-        return False
-
     @admin.display(description=_("topic"), ordering="topic")
     def short_topic(self, debate: Debate) -> str:
         return debate.topic if len(debate.topic) <= 70 else debate.topic[:69] + "…"
@@ -280,21 +262,15 @@ class DebateAdmin(admin.ModelAdmin):
         return _pretty_json(debate.output)
 
 
-class ValidationInline(admin.StackedInline):
+class ValidationInline(ViewOnlyMixin, admin.StackedInline):
     model = AttackValidation
     can_delete = False
     fields = ("valid", "strength", "corrections", "checks", "created_at")
     readonly_fields = fields
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(Attack)
-class AttackAdmin(admin.ModelAdmin):
+class AttackAdmin(ViewOnlyMixin, admin.ModelAdmin):
     """One attack with its validation; reached from its debate's page."""
 
     list_display = ("id", "debate", "round", "speaker", "type", "status")
@@ -305,15 +281,9 @@ class AttackAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Attack | None = None) -> list[str]:
         return [field.name for field in Attack._meta.fields]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(LLMCall)
-class LLMCallAdmin(admin.ModelAdmin):
+class LLMCallAdmin(ViewOnlyMixin, admin.ModelAdmin):
     """The cost ledger: every model call, with totals per model for the current filter."""
 
     list_display = (
@@ -337,12 +307,6 @@ class LLMCallAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: LLMCall | None = None) -> list[str]:
         return [field.name for field in LLMCall._meta.fields if field.name != "raw_text"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def changelist_view(self, request: HttpRequest, extra_context: dict | None = None):
         response = super().changelist_view(request, extra_context=extra_context)

@@ -14,6 +14,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
 
 from coach.models import CoachMessage
+from config.admin_tools import ViewOnlyMixin
 from trials.models import PHASES, Trial
 from trials.phases import get_phase
 
@@ -25,7 +26,7 @@ def _pretty(value: object) -> str:
 
 
 @admin.register(Trial)
-class TrialAdmin(admin.ModelAdmin):
+class TrialAdmin(ViewOnlyMixin, admin.ModelAdmin):
     list_display = (
         "id",
         "owner",
@@ -91,12 +92,6 @@ class TrialAdmin(admin.ModelAdmin):
         "finished_at",
         "duration",
     )
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
     @admin.display(description="on trial")
     def subject_short(self, trial: Trial) -> str:

@@ -1,0 +1,29 @@
+"""Admin building blocks shared by the apps: students' work and records are view-only.
+
+Instructors read drafts, transcripts, debates and trials in the admin; nobody
+edits them there, because a record must keep matching what happened.
+Deleting stays possible where Django's permissions allow it.
+"""
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+__all__ = ["ViewOnlyMixin", "ReadOnlyInline"]
+
+
+class ViewOnlyMixin:
+    """No adding, no changing: for ModelAdmins and inlines alike."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReadOnlyInline(ViewOnlyMixin, admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
