@@ -6,10 +6,12 @@ Pure code, no model call: the outcome of a debate is computed, not asked for.
   must accept, whatever side they take (Dung 1995).
 - **Camps** are the preferred extensions: maximal coherent positions that
   defend themselves. They are ordered largest first, ties broken by their
-  naturally sorted members, so "the two largest" is well defined.
-- **Disputed arguments** are the symmetric difference of the two largest
-  camps: what one accepts and the other does not. With fewer than two camps
-  nothing is disputed.
+  naturally sorted members, so their numbering is stable.
+- **Disputed arguments** are those some camp accepts and another does not:
+  credulously but not skeptically accepted under preferred semantics (in the
+  union of the camps, not in their intersection). Every camp counts, not only
+  the two largest: with three camps or more, a dispute between the smaller
+  ones is still a dispute. With a single camp nothing is disputed.
 - **Crux assumptions** are the assumptions of the disputed arguments, ranked
   by how many disputed arguments depend on them, then by the attack degree of
   those arguments (attacks made plus attacks received: how contested they
@@ -117,10 +119,11 @@ def order_camps(extensions: Iterable[frozenset[Hashable]]) -> list[tuple[Hashabl
 
 
 def disputed_arguments(*, camps: Sequence[Iterable[Hashable]]) -> tuple[Hashable, ...]:
-    """The symmetric difference of the first two camps (callers pass them ordered)."""
-    if len(camps) < 2:
+    """Arguments in some camp but not in every camp: credulous, not skeptical."""
+    members = [set(camp) for camp in camps]
+    if len(members) < 2:
         return ()
-    return _sorted(set(camps[0]) ^ set(camps[1]))
+    return _sorted(set().union(*members) - set.intersection(*members))
 
 
 def attack_degree(*, af: ArgumentationFramework, argument: Hashable) -> int:

@@ -46,7 +46,7 @@ def test_it_takes_the_grounded_extension_as_common_ground():
     assert outcome.labels["a"] == Label.UNDEC
 
 
-def test_it_disputes_the_symmetric_difference_of_the_two_largest_camps():
+def test_it_disputes_what_one_camp_accepts_and_the_other_does_not():
     outcome = extract_outcome(af=TWO_CAMPS, arguments=TWO_CAMPS_INFO)
     assert outcome.camps == (("a", "c", "e"), ("b", "c", "e"))
     assert outcome.disputed == ("a", "b")
@@ -55,13 +55,12 @@ def test_it_disputes_the_symmetric_difference_of_the_two_largest_camps():
 def test_it_breaks_ties_between_equal_camps_by_their_sorted_members():
     outcome = extract_outcome(af=THREE_CAMPS, arguments={})
     assert outcome.camps == (("a", "c"), ("a", "d"), ("b", "c"))
-    assert outcome.disputed == ("c", "d")
 
 
 def test_it_orders_camps_largest_first():
     camps = order_camps([frozenset({"x"}), frozenset({"a", "b", "c"}), frozenset({"b", "z"})])
     assert camps == [("a", "b", "c"), ("b", "z"), ("x",)]
-    assert disputed_arguments(camps=camps) == ("a", "c", "z")
+    assert disputed_arguments(camps=camps) == ("a", "b", "c", "x", "z")
 
 
 def test_it_disputes_nothing_with_a_single_camp():
@@ -74,6 +73,41 @@ def test_it_disputes_nothing_with_a_single_camp():
     assert outcome.camps == (("A1",),)
     assert outcome.disputed == ()
     assert outcome.cruxes == ()
+
+
+def test_it_disputes_every_argument_some_camp_rejects_with_three_camps():
+    # The two largest camps, {a,c} and {a,d}, agree on a; the third, {b,c},
+    # rejects it. Comparing only the first two would lose the a/b dispute.
+    outcome = extract_outcome(af=THREE_CAMPS, arguments={})
+    assert outcome.disputed == ("a", "b", "c", "d")
+
+
+def test_it_keeps_what_every_camp_holds_out_of_the_dispute():
+    # Two independent two-cycles make four camps; e stands in all of them, g in none.
+    four = ArgumentationFramework(
+        "abcdeg", [("a", "b"), ("b", "a"), ("c", "d"), ("d", "c"), ("g", "g")]
+    )
+    outcome = extract_outcome(af=four, arguments={})
+    assert outcome.camps == (("a", "c", "e"), ("a", "d", "e"), ("b", "c", "e"), ("b", "d", "e"))
+    assert outcome.disputed == ("a", "b", "c", "d")
+
+
+def test_it_finds_the_crux_of_a_dispute_only_a_smaller_camp_holds():
+    info = {
+        "a": _info("a", "Ann", assumptions=["Markets clear"]),
+        "b": _info("b", "Bob", assumptions=["Wages are sticky"]),
+        "c": _info("c", "Cy", assumptions=["Markets clear"]),
+        "d": _info("d", "Di", assumptions=["Demand is elastic"]),
+    }
+    outcome = extract_outcome(af=THREE_CAMPS, arguments=info)
+    # "Markets clear" has two dependents (a: degree 2, c: degree 2). b (attacked
+    # by a and d, attacks a) and d (attacks b and c, attacked by c) both have
+    # degree 3: the tie is broken alphabetically.
+    assert [(c.assumption, c.dependents, c.attack_degree) for c in outcome.cruxes] == [
+        ("Markets clear", 2, 4),
+        ("Demand is elastic", 1, 3),
+        ("Wages are sticky", 1, 3),
+    ]
 
 
 def test_it_ranks_cruxes_by_dependents_first():
