@@ -1,7 +1,13 @@
-"""Create the demo instructor and student that `make run` prints, if absent."""
+"""Create the demo instructor and student that `make run` prints, if absent.
 
+Their passwords are public (printed here and in the README), so the command
+refuses to run on a production site: only with DEBUG on, or when the caller
+says explicitly that public passwords are acceptable (a throw-away staging box).
+"""
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 DEMO_ACCOUNTS = [
     # (username, password, is_staff) — development credentials, printed on purpose.
@@ -13,7 +19,21 @@ DEMO_ACCOUNTS = [
 class Command(BaseCommand):
     help = "Create a demo instructor (staff) and a demo student if they do not exist."
 
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--allow-public-passwords",
+            action="store_true",
+            help="Create the accounts even with DEBUG off, although their passwords are public.",
+        )
+
     def handle(self, *args, **options) -> None:
+        if not settings.DEBUG and not options["allow_public_passwords"]:
+            # CommandError: one line on stderr and exit status 1, no traceback.
+            raise CommandError(
+                "Refusing to create demo accounts with public passwords while DEBUG is off: "
+                "anyone could sign in as the instructor. Run it with DEBUG=1 on a development "
+                "machine, or pass --allow-public-passwords if this site is a throw-away demo."
+            )
         User = get_user_model()
         for username, password, is_staff in DEMO_ACCOUNTS:
             user, created = User.objects.get_or_create(
