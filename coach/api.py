@@ -28,6 +28,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import resolve_url
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from coach.models import Argument
@@ -83,8 +85,30 @@ def _text(body: dict[str, Any], key: str, *, limit: int, required: bool = True) 
     if not isinstance(value, str):
         raise BadRequest(f"bad_{key}", f"{key} must be a string")
     if len(value) > limit:
-        raise BadRequest(f"{key}_too_long", f"{key} is longer than {limit} characters")
+        raise BadRequest(
+            f"{key}_too_long", too_long_detail(key=key, limit=limit, length=len(value))
+        )
     return value
+
+
+def too_long_detail(*, key: str, limit: int, length: int) -> str:
+    """The limit in words, for the student: the page shows this sentence as it is."""
+    numbers = {
+        "limit": number_format(limit, force_grouping=True),
+        "length": number_format(length, force_grouping=True),
+    }
+    if key == "message":
+        return (
+            _(
+                "Your message is %(length)s characters long; the limit is %(limit)s. "
+                "Shorten it (or send it in parts) and send it again."
+            )
+            % numbers
+        )
+    return (
+        _("This text is %(length)s characters long; the limit is %(limit)s. Shorten it and save.")
+        % numbers
+    )
 
 
 def _optional_id(body: dict[str, Any], key: str) -> int | None:

@@ -17,6 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from coach.api import MAX_MESSAGE_CHARS
 from coach.forms import ArgumentForm, SignUpForm
 from coach.models import Argument
 from coach.services import create_argument, draft_json
@@ -75,6 +76,7 @@ def _page_context(argument: Argument) -> dict[str, Any]:
         "steps": steps,
         "proposal": proposal,
         "current_label": argument.step_label(argument.current_step),
+        "max_message_chars": MAX_MESSAGE_CHARS,
     }
 
 
@@ -99,6 +101,8 @@ def _client_strings() -> dict[str, Any]:
             ),
             "generic": _("Something went wrong. Your message is kept; try again."),
         },
+        # {count} and {limit} are filled in by coach.js as the student types.
+        "counter": _("{count} of {limit} characters"),
     }
 
 

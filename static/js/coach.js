@@ -44,10 +44,20 @@
     if (buffer.trim()) yield JSON.parse(buffer);
   }
 
+  // `status` is the HTTP status of a refused request (0 for a failure inside
+  // the stream or on the network). A 4xx refusal will not change on a retry:
+  // its plain `detail` sentence says what to fix instead.
   class CoachError extends Error {
-    constructor(code, detail) {
+    constructor(code, detail, status) {
       super(detail || code);
       this.code = code;
+      this.detail = detail || "";
+      this.status = status || 0;
+    }
+
+    get retryable() {
+      if (this.code === "authentication_required") return true; // sign in again, then retry
+      return !(this.status >= 400 && this.status < 500);
     }
   }
 
@@ -68,9 +78,9 @@
   async function failure(response) {
     try {
       const body = await response.json();
-      return new CoachError(body.error || "http_" + response.status, body.detail);
+      return new CoachError(body.error || "http_" + response.status, body.detail, response.status);
     } catch (_) {
-      return new CoachError("http_" + response.status);
+      return new CoachError("http_" + response.status, "", response.status);
     }
   }
 
@@ -121,11 +131,16 @@
 
   function showError(error, again) {
     const code = error && error.code;
-    errorText.textContent = strings.errors[code] || strings.errors.generic;
+    const refused = error instanceof CoachError && !error.retryable;
+    errorText.textContent =
+      strings.errors[code] || (refused && error.detail) || strings.errors.generic;
     errorBox.dataset.code = code || "network";
     errorBox.hidden = false;
-    retry = again;
-    retryButton.focus();
+    // A refusal would only be refused again: no Retry, back to the words to fix.
+    retry = refused ? null : again;
+    retryButton.hidden = refused;
+    if (refused) textbox.focus();
+    else retryButton.focus();
   }
 
   function hideError() {
@@ -205,14 +220,18 @@
     setBusy(true, strings.thinking);
     try {
       await streamTurn(message, attempt);
-      if (message) textbox.value = "";
+      if (message) {
+        textbox.value = "";
+        updateCounter();
+      }
       setBusy(false);
       await refresh();
     } catch (error) {
       // Keep the student's words: they stay in the textbox and, marked as not
       // sent, in the transcript; Retry sends them again.
       for (const partial of transcript.querySelectorAll(".msg.streaming")) partial.remove();
-      if (sent) sent.classList.add("failed");
+      if (sent && error instanceof CoachError && !error.retryable) sent.remove();
+      else if (sent) sent.classList.add("failed");
       setBusy(false);
       showError(error, () => {
         if (sent) sent.remove();
@@ -266,6 +285,20 @@
     const message = textbox.value.trim();
     if (message) turn(message);
   });
+
+  // The server refuses a message over the limit; maxlength stops typing at it,
+  // and the counter says how close it is before that happens.
+  const counter = document.getElementById("message-count");
+  function updateCounter() {
+    const limit = Number(textbox.maxLength);
+    if (!counter || !(limit > 0)) return;
+    const count = textbox.value.length;
+    counter.hidden = count < limit * 0.8;
+    counter.textContent = strings.counter
+      .replace("{count}", count.toLocaleString())
+      .replace("{limit}", limit.toLocaleString());
+  }
+  textbox.addEventListener("input", updateCounter);
 
   // Enter sends, Shift+Enter starts a new line: what chat users expect.
   textbox.addEventListener("keydown", (event) => {

@@ -280,3 +280,17 @@ def test_it_refuses_a_malformed_turn_request(
     client.force_login(student)
     response = run(client.post("/api/coach", data=payload, content_type="application/json"))
     assert response.status_code == 400 and response.json()["error"] == code
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_says_the_message_limit_in_words(student: Any, argument: Argument) -> None:
+    client = AsyncClient()
+    client.force_login(student)
+    payload = {"argument_id": argument.pk, "message": "x" * 4321, "step": "claim"}
+    response = run(client.post("/api/coach", data=payload, content_type="application/json"))
+    body = response.json()
+    assert response.status_code == 400 and body["error"] == "message_too_long"
+    assert "4,321" in body["detail"] and "4,000" in body["detail"]
+    assert "message_too_long" not in body["detail"]
+    # Nothing was stored: the words are still only in the student's text box.
+    assert not CoachMessage.objects.filter(argument=argument).exists()

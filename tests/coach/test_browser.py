@@ -247,3 +247,29 @@ def test_it_offers_the_trial_as_soon_as_the_rebuttal_is_accepted(
     assert page.locator("#coach-complete").is_visible()
     assert page.locator("#composer").is_hidden()
     assert fake_anthropic.message_requests == []  # a complete argument opens no next step
+
+
+def test_it_says_the_message_limit_and_keeps_the_words(live_asgi, page, no_anthropic_key) -> None:
+    user = get_user_model().objects.create_user("ada", password=PASSWORD)
+    argument = create_argument(owner=user, title="Long", language="en")
+    CoachMessage.objects.create(argument=argument, role="assistant", text="Hello.", step="claim")
+    sign_in(page, live_asgi, "ada", PASSWORD)
+    page.goto(f"{live_asgi.url}/coach/{argument.pk}/")
+    box = page.get_by_label("Your message")
+    assert box.get_attribute("maxlength") == "4000"
+    box.fill("y" * 3500)
+    assert page.locator("#message-count").inner_text() == "3,500 of 4,000 characters"
+
+    # A page that let more through (an old tab, a script) gets the server's sentence.
+    too_long = "z" * 4100
+    box.evaluate(
+        "(node, text) => { node.removeAttribute('maxlength'); node.value = text; }", too_long
+    )
+    page.get_by_role("button", name="Send").click()
+    error = page.locator("#coach-error")
+    error.wait_for()
+    assert "limit is 4,000" in error.inner_text()
+    assert error.get_by_role("button", name="Retry").is_hidden()
+    assert box.input_value() == too_long
+    assert page.locator("#transcript .msg-user").count() == 0
+    assert box.evaluate("node => node === document.activeElement")
