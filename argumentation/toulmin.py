@@ -24,6 +24,12 @@ schema. Design decisions that matter to callers live here instead:
 - The contradiction check matches the whole words "fails" / "succeeds",
   case-insensitively, with regex word boundaries: "Fails" and "fails." count, while
   "failsafe" does not, nor do other inflections ("fail", "failed", "succeed").
+  The model writes in the student's language, so the same check knows the Spanish
+  verbs too ("falla", "fracasa" / "prospera", "triunfa"), whatever the language of
+  the reply: a rule that only read English would pass every Spanish verdict. The
+  status is the structured answer; the words only catch reasoning that argues the
+  other way. ("falla" is also a noun, "a flaw": the prompt lists the words to avoid,
+  and a reply that uses one anyway is sent back once, naming it.)
 """
 
 from __future__ import annotations
@@ -129,18 +135,24 @@ QUALIFIER_RANGES: Mapping[QualifierForce, tuple[int, int]] = MappingProxyType(
     }
 )
 
-# The word a verdict's reasoning must not use for each status; remanded has none,
-# because sending a claim back is compatible with saying part of it fails or succeeds.
-CONTRADICTING_WORDS: Mapping[VerdictStatus, str] = MappingProxyType(
+# The words a verdict's reasoning must not use for each status, English first, then
+# Spanish (the languages of the site); remanded has none, because sending a claim
+# back is compatible with saying part of it fails or succeeds.
+CONTRADICTING_WORDS: Mapping[VerdictStatus, tuple[str, ...]] = MappingProxyType(
     {
-        VerdictStatus.SUSTAINED: "fails",
-        VerdictStatus.OVERRULED: "succeeds",
+        VerdictStatus.SUSTAINED: ("fails", "falla", "fracasa"),
+        VerdictStatus.OVERRULED: ("succeeds", "prospera", "triunfa"),
     }
 )
 _CONTRADICTION_PATTERNS = {
-    status: re.compile(rf"\b{word}\b", re.IGNORECASE)
-    for status, word in CONTRADICTING_WORDS.items()
+    status: re.compile(rf"\b(?:{'|'.join(map(re.escape, words))})\b", re.IGNORECASE)
+    for status, words in CONTRADICTING_WORDS.items()
 }
+
+
+def _quoted(words: tuple[str, ...]) -> str:
+    quoted = [f"'{word}'" for word in words]
+    return f"{', '.join(quoted[:-1])} or {quoted[-1]}" if len(quoted) > 1 else quoted[0]
 
 
 # Strings are stripped first, then their length is checked (see module docstring).
@@ -172,12 +184,13 @@ def qualifier_range_error(*, degree: QualifierForce, confidence_pct: int) -> str
 def verdict_contradiction_error(*, status: VerdictStatus, reasoning: str) -> str | None:
     """Why `reasoning` contradicts `status`, or None when it does not."""
     pattern = _CONTRADICTION_PATTERNS.get(status)
-    if pattern is None or not pattern.search(reasoning):
+    found = pattern.search(reasoning) if pattern is not None else None
+    if found is None:
         return None
-    word = CONTRADICTING_WORDS[status]
     return (
-        f"reasoning says '{word}' but the status is '{status.value}'; "
-        f"a {status.value} verdict's reasoning must not say the claim {word}"
+        f"reasoning says '{found.group(0).lower()}' but the status is '{status.value}'; "
+        f"the reasoning of a '{status.value}' verdict must not use the words "
+        f"{_quoted(CONTRADICTING_WORDS[status])}"
     )
 
 
@@ -284,8 +297,9 @@ class Verdict(BaseModel):
     status: VerdictStatus
     reasoning: Text50 = Field(
         description=(
-            "At least 50 characters. Must not say 'fails' when sustained "
-            "or 'succeeds' when overruled."
+            "At least 50 characters. Must not contain "
+            f"{_quoted(CONTRADICTING_WORDS[VerdictStatus.SUSTAINED])} when sustained, "
+            f"nor {_quoted(CONTRADICTING_WORDS[VerdictStatus.OVERRULED])} when overruled."
         )
     )
     final_statement: Text10 = Field(description="At least 10 characters.")

@@ -81,9 +81,11 @@ def _breaker_text() -> str:
 
 
 def _verdict_rules_text() -> str:
+    # Every language's words, so a reply in Spanish hears its own words too.
     words = "; ".join(
-        f"a {status.value} verdict's reasoning must not contain the word '{word}'"
-        for status, word in CONTRADICTING_WORDS.items()
+        f"the reasoning of a {status.value} verdict must not contain the words "
+        + ", ".join(f"'{word}'" for word in words)
+        for status, words in CONTRADICTING_WORDS.items()
     )
     return "\n".join(
         [

@@ -254,6 +254,14 @@ def test_it_tells_which_degree_a_confidence_belongs_to() -> None:
         ("overruled", "The rebuttal succeeds.", True),
         ("overruled", "Nothing succeeded.", False),
         ("remanded", "It fails and succeeds.", False),
+        ("sustained", "La objeción falla.", True),
+        ("sustained", "La réplica FRACASA.", True),
+        ("sustained", "Las objeciones fallaron.", False),
+        ("sustained", "La objeción prospera.", False),
+        ("overruled", "La refutación prospera.", True),
+        ("overruled", "La refutación triunfa.", True),
+        ("overruled", "Una economía próspera.", False),
+        ("remanded", "Falla aquí y prospera allá.", False),
     ],
 )
 def test_it_checks_reasoning_against_the_status(status: str, reasoning: str, broken: bool) -> None:

@@ -81,3 +81,23 @@ def test_it_names_a_reasoning_that_contradicts_the_status():
 
     assert check.rules == ["verdict_reasoning_contradicts_status"]
     assert check.missing == ("verdict.reasoning",)
+
+
+def test_it_holds_a_spanish_reasoning_to_the_same_rule():
+    # The model writes in the student's language; a rule that only read English
+    # would let this sustained verdict say the claim fails.
+    contradicting = phase_data.phase4(
+        status="sustained",
+        reasoning="Tras sopesar los datos y la garantía, la afirmación falla en lo esencial.",
+    )
+    consistent = phase_data.phase4(
+        status="sustained",
+        reasoning="Tras sopesar los datos y la garantía, la afirmación se sostiene en lo esencial.",
+    )
+
+    rejected = check_output(phase=get_phase(4), text=json.dumps(contradicting), context=_context())
+    accepted = check_output(phase=get_phase(4), text=json.dumps(consistent), context=_context())
+
+    assert rejected.rules == ["verdict_reasoning_contradicts_status"]
+    assert "'falla'" in rejected.response()["error"]
+    assert accepted.ok, accepted.response()

@@ -52,6 +52,8 @@ def test_the_prompts_state_the_rules_from_the_constants():
 
     assert "below 30 requires overruled or remanded" in verdict
     assert "'fails'" in verdict and "'succeeds'" in verdict
+    # The model answers in the student's language: it is told the Spanish words too.
+    assert "'falla'" in verdict and "'prospera'" in verdict
     for degree, (low, high) in QUALIFIER_RANGES.items():
         assert f"{degree.value} {low}-{high}" in qualifier
 
