@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel
 
 from argumentation.toulmin import (
@@ -40,22 +42,22 @@ COMPONENT_MODELS: dict[str, type[BaseModel]] = {
 
 @dataclass(frozen=True, slots=True)
 class Phase:
-    """One phase: its number, its MCP tool name, its inputs and outputs."""
+    """One phase: its number, its MCP tool name, its title (shown to students), inputs and outputs."""
 
     number: int
     tool: str
-    title: str
+    title: Promise  # translated when shown, in the page's language
     inputs: tuple[str, ...]
     outputs: tuple[str, ...]
     output_model: type[BaseModel]
 
 
 PHASES: tuple[Phase, ...] = (
-    Phase(1, "initiate_toulmin_sequence", "Data and claim", (), ("data", "claim"), Phase1Output),
+    Phase(1, "initiate_toulmin_sequence", _("Data and claim"), (), ("data", "claim"), Phase1Output),
     Phase(
         2,
         "inject_logic_bridge",
-        "Warrant and backing",
+        _("Warrant and backing"),
         ("data", "claim"),
         ("warrant", "backing"),
         Phase2Output,
@@ -63,7 +65,7 @@ PHASES: tuple[Phase, ...] = (
     Phase(
         3,
         "stress_test_argument",
-        "Rebuttal and qualifier",
+        _("Rebuttal and qualifier"),
         ("data", "claim", "warrant", "backing"),
         ("rebuttal", "qualifier"),
         Phase3Output,
@@ -71,7 +73,7 @@ PHASES: tuple[Phase, ...] = (
     Phase(
         4,
         "render_verdict",
-        "Verdict",
+        _("Verdict"),
         ("data", "claim", "warrant", "backing", "rebuttal", "qualifier"),
         ("verdict",),
         Phase4Output,

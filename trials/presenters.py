@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import pgettext_lazy
+
 from argumentation.toulmin_rules import TERMINATING_STRENGTHS
 from trials.models import Trial, TrialStatus
 from trials.phases import PHASES, Phase
@@ -25,6 +27,15 @@ DONE, RUNNING, WAITING, NOT_REACHED, FAILED, STOPPED = (
     "failed",
     "stopped",
 )
+# What a screen reader hears after each phase's title.
+STATE_LABELS = {
+    DONE: pgettext_lazy("trial phase state", "done"),
+    RUNNING: pgettext_lazy("trial phase state", "running"),
+    WAITING: pgettext_lazy("trial phase state", "waiting"),
+    NOT_REACHED: pgettext_lazy("trial phase state", "not reached"),
+    FAILED: pgettext_lazy("trial phase state", "failed"),
+    STOPPED: pgettext_lazy("trial phase state", "stopped"),
+}
 
 
 @dataclass(frozen=True)
@@ -33,6 +44,10 @@ class PhaseView:
     tool: str
     title: str
     state: str
+
+    @property
+    def state_label(self) -> str:
+        return STATE_LABELS[self.state]
 
 
 @dataclass(frozen=True)

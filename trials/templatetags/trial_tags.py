@@ -1,8 +1,9 @@
-"""Template helpers for pages outside trials/ that include a trial partial."""
+"""Template helpers for the trial pages and for pages outside trials/ that include a trial partial."""
 
 from django import template
 
 from llm import api_key_configured
+from trials.labels import toulmin_label
 
 register = template.Library()
 
@@ -11,3 +12,7 @@ register = template.Library()
 def trial_key_needed() -> bool:
     """Whether trials cannot run here for want of an API key (read per render, not cached)."""
     return not api_key_configured()
+
+
+# `{{ c.strength|toulmin_label:"strength" }}`: an enum value as a word in the page's language.
+register.filter("toulmin_label", toulmin_label)
