@@ -11,7 +11,9 @@ Public API
     ``"call_failed"`` (HTTP/API error after the SDK's bounded retries, timeout,
     connection error), ``"stream_failed"`` (stream broke off: no stop_reason,
     ``event: error``, connection cut), ``"validation_failed"`` (not JSON, fails
-    the model, no text, refusal), ``"truncated"`` (stop_reason max_tokens).
+    the model, no text, refusal), ``"truncated"`` (stop_reason max_tokens),
+    ``"too_large"`` (the reply passed ``max_reply_chars``), ``"deadline_exceeded"``
+    (the whole call, retries included, took longer than ``deadline_s``).
     ``.usage``/``.cost_usd`` say what was billed before the failure, if known.
 ``Usage``
     frozen: input_tokens, output_tokens, cache_creation_input_tokens,
@@ -31,13 +33,19 @@ Public API
     model starts with, else "default", else $0 with a logged warning.
     Missing cache prices derive from input (x1.25 write, x0.1 read).
 ``await acall_structured(*, client, model, system, messages, output_model,
-max_tokens, prices, cache_system=True) -> StructuredReply``
+max_tokens, prices, cache_system=True, deadline_s=120, max_reply_chars=100_000)
+-> StructuredReply``
     and its sync twin ``call_structured`` (same arguments, sync client).
+    Every call has an overall deadline (``settings.LLM_DEADLINE_SECONDS``) and
+    a cap on the reply's length (``settings.LLM_MAX_REPLY_CHARS``); pass both.
 ``astream_structured(*, ...same..., text_field="assistantText")``
-    async generator: ``TextDelta(text, added)`` whenever the top-level string
-    field grows, then one ``StreamDone(reply)``.
-``partial_json_string_field(partial_json, field) -> str | None``
-    decode a top-level string field from a cut-off JSON object.
+    async generator: ``TextDelta(added)`` with the characters the top-level
+    string field gained, then one ``StreamDone(reply)``. O(reply) work
+    however finely the reply is cut.
+``StringFieldReader(field).feed(piece) -> str``
+    incremental decoder of one top-level string field of arriving JSON;
+    ``partial_json_string_field(partial_json, field) -> str | None`` is the
+    one-shot form.
 
 The system prompt goes out as one text block with
 ``cache_control={"type": "ephemeral"}`` when ``cache_system``; the output
@@ -55,9 +63,11 @@ Coach (streaming)::
             client=client, model=settings.COACH_MODEL, system=prompt,
             messages=[{"role": "user", "content": text}], output_model=CoachReply,
             max_tokens=2000, prices=settings.LLM_PRICES,
+            deadline_s=settings.LLM_DEADLINE_SECONDS,
+            max_reply_chars=settings.LLM_MAX_REPLY_CHARS,
         ):
             if isinstance(item, TextDelta):
-                yield ndjson({"assistantText": item.text})   # or item.added
+                yield ndjson({"type": "delta", "text": item.added})   # to append
             else:                                            # StreamDone, last
                 result = item.reply.parsed
 
@@ -78,19 +88,27 @@ Debates (concurrent, one client shared by all calls of the loop)::
 from llm.client import api_key_configured, make_async_client, make_client
 from llm.errors import ErrorCode, LLMError
 from llm.hashing import request_hash
-from llm.partial_json import partial_json_string_field
+from llm.partial_json import StringFieldReader, partial_json_string_field
 from llm.pricing import DEFAULT_PRICES, PriceTable, cost_usd
 from llm.reply import StructuredReply
 from llm.streaming import StreamDone, TextDelta, astream_structured
-from llm.structured import acall_structured, call_structured
+from llm.structured import (
+    DEFAULT_DEADLINE_S,
+    DEFAULT_MAX_REPLY_CHARS,
+    acall_structured,
+    call_structured,
+)
 from llm.usage import Usage
 
 __all__ = [
+    "DEFAULT_DEADLINE_S",
+    "DEFAULT_MAX_REPLY_CHARS",
     "DEFAULT_PRICES",
     "ErrorCode",
     "LLMError",
     "PriceTable",
     "StreamDone",
+    "StringFieldReader",
     "StructuredReply",
     "TextDelta",
     "Usage",

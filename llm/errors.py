@@ -7,7 +7,7 @@ from typing import Literal
 
 from llm.usage import Usage
 
-__all__ = ["ErrorCode", "LLMError"]
+__all__ = ["SERVICE_FAILURES", "ErrorCode", "LLMError"]
 
 ErrorCode = Literal[
     "unavailable",
@@ -15,6 +15,8 @@ ErrorCode = Literal[
     "stream_failed",
     "validation_failed",
     "truncated",
+    "too_large",
+    "deadline_exceeded",
 ]
 """Why a call produced no usable reply.
 
@@ -26,7 +28,19 @@ ErrorCode = Literal[
 - ``validation_failed``: the reply is not JSON, fails the pydantic model,
   has no text, or the model refused.
 - ``truncated``: the model hit max_tokens (or its context window) first.
+- ``too_large``: the reply grew past ``max_reply_chars`` (or its body past the
+  matching byte limit); it was cut off there, unread. No honest reply comes
+  near the limit: this is a misbehaving model, proxy or server.
+- ``deadline_exceeded``: the whole call — retries, waiting and streaming
+  included — took longer than ``deadline_s``, e.g. a stream that trickles a
+  character at a time and so never trips the per-read timeout.
 """
+
+
+#: Codes where the service, not the model, failed: nothing usable came back
+#: (overloaded, rate limited, unreachable, timed out, cut off), so asking again
+#: later may well work; a malformed or truncated reply would only repeat itself.
+SERVICE_FAILURES = frozenset({"call_failed", "stream_failed"})
 
 
 class LLMError(Exception):
@@ -56,3 +70,8 @@ class LLMError(Exception):
         self.cost_usd = cost_usd
         self.raw_text = raw_text
         self.status_code = status_code
+
+    @property
+    def is_service_failure(self) -> bool:
+        """The AI service did not answer usefully (see :data:`SERVICE_FAILURES`)."""
+        return self.code in SERVICE_FAILURES

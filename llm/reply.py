@@ -12,7 +12,7 @@ from llm.errors import LLMError
 from llm.pricing import PriceTable, cost_usd
 from llm.usage import Usage
 
-__all__ = ["StructuredReply", "finish_reply"]
+__all__ = ["StructuredReply", "finish_reply", "message_text"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -42,7 +42,8 @@ class StructuredReply(Generic[M]):
     request_id: str | None = None
 
 
-def _text_of(message: Any) -> str | None:
+def message_text(message: Any) -> str | None:
+    """The text blocks of an SDK ``Message`` joined, or None when it has none."""
     texts = [block.text for block in message.content if getattr(block, "type", None) == "text"]
     return "".join(texts) if texts else None
 
@@ -55,7 +56,10 @@ def _validation_summary(error: ValidationError) -> str:
 
 def finish_reply(
     *,
-    message: Any,
+    text: str | None,
+    usage: Usage,
+    stop_reason: str | None,
+    answered_model: str,
     output_model: type[M],
     model: str,
     prices: PriceTable,
@@ -65,16 +69,15 @@ def finish_reply(
     first_text_ms: float | None = None,
     request_id: str | None = None,
 ) -> StructuredReply[M]:
-    """Turn a final SDK ``Message`` into a reply, or raise a classified LLMError.
+    """Turn a finished reply (its text, usage and stop reason) into a StructuredReply,
+    or raise a classified LLMError.
 
     Order matters: a stream without stop_reason broke off; a max_tokens stop
     explains bad JSON better than the JSON error would; only then validate.
-    Costs are priced by the requested ``model`` name, the key of the price table.
+    Costs are priced by the requested ``model`` name, the key of the price
+    table; ``answered_model`` is the model the API says answered.
     """
-    usage = Usage.from_sdk(message.usage)
     cost = cost_usd(model=model, usage=usage, prices=prices)
-    text = _text_of(message)
-    stop_reason = message.stop_reason
 
     def failure(code: Any, detail: str) -> LLMError:
         return LLMError(code, detail, usage=usage, cost_usd=cost, raw_text=text)
@@ -95,7 +98,7 @@ def finish_reply(
         parsed=parsed,
         raw_text=text,
         usage=usage,
-        model=message.model,
+        model=answered_model,
         stop_reason=stop_reason,
         latency_ms=latency_ms,
         cost_usd=cost,

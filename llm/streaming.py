@@ -2,11 +2,26 @@
 
 The coach shows the student ``assistantText`` while the model is still
 writing the rest of its JSON; the final, validated object arrives last.
+
+What a misbehaving stream can cost is bounded here:
+
+- work: the SDK's raw events are read (``messages.create(stream=True)``), not
+  its ``MessageStream`` helper, which rebuilds the whole text and a snapshot
+  for every event; the text field is decoded incrementally
+  (:class:`~llm.partial_json.StringFieldReader`), so a reply of n characters
+  costs O(n) however finely it is cut. Every few milliseconds of continuous
+  work the generator lets the event loop serve others (a flood of buffered
+  events never needs to wait on the socket, so it would never yield);
+- size: past ``max_reply_chars`` characters the stream is closed
+  (``too_large``);
+- time: the whole call, retries and the stream included, ends at
+  ``deadline_s`` (``deadline_exceeded``): the SDK's timeout is per read, so a
+  stream trickling a character a second would otherwise never end.
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -16,23 +31,31 @@ from anthropic import AsyncAnthropic
 from pydantic import BaseModel
 
 from llm.errors import LLMError
-from llm.partial_json import partial_json_string_field
+from llm.partial_json import StringFieldReader
 from llm.pricing import PriceTable, cost_usd
 from llm.reply import StructuredReply, finish_reply
 from llm.sdk_errors import CALL_ERRORS, STREAM_ERRORS, call_failed, stream_failed
-from llm.structured import prepare_call
+from llm.structured import (
+    DEFAULT_DEADLINE_S,
+    DEFAULT_MAX_REPLY_CHARS,
+    deadline_error,
+    prepare_call,
+    too_large_error,
+)
 from llm.usage import Usage
 
 __all__ = ["StreamDone", "TextDelta", "astream_structured"]
 
 M = TypeVar("M", bound=BaseModel)
 
+# Longest stretch of work on buffered events before the loop serves others.
+_SLICE_S = 0.005
+
 
 @dataclass(frozen=True, slots=True)
 class TextDelta:
-    """The text field so far (``text``) and what this step added to it (``added``)."""
+    """The characters this step added to the text field (never empty)."""
 
-    text: str
     added: str
 
 
@@ -43,19 +66,73 @@ class StreamDone(Generic[M]):
     reply: StructuredReply[M]
 
 
-def _snapshot(stream: Any) -> Any | None:
-    """The SDK's accumulated message, or None before ``message_start`` arrived."""
-    try:
-        return stream.current_message_snapshot
-    except AssertionError:
-        return None
+class _Reply:
+    """What the raw events have said so far: text pieces, usage, stop reason, model."""
 
+    def __init__(self, *, text_field: str, max_chars: int, model: str, prices: PriceTable):
+        self.reader = StringFieldReader(text_field)
+        self.pieces: list[str] = []
+        self.chars = 0
+        self.has_text = False
+        self.started = False
+        self.usage = Usage()
+        self.stop_reason: str | None = None
+        self.answered_model = model
+        self._max_chars, self._model, self._prices = max_chars, model, prices
 
-def _partial_text(snapshot: Any | None) -> str | None:
-    if snapshot is None:
-        return None
-    texts = [block.text for block in snapshot.content if getattr(block, "type", None) == "text"]
-    return "".join(texts) if texts else None
+    def text(self) -> str | None:
+        return "".join(self.pieces) if self.has_text else None
+
+    def billed(self) -> dict[str, Any]:
+        """What was billed so far, and the text, for an LLMError."""
+        if not self.started:
+            return {"raw_text": self.text()}
+        cost = cost_usd(model=self._model, usage=self.usage, prices=self._prices)
+        return {"usage": self.usage, "cost_usd": cost, "raw_text": self.text()}
+
+    def add(self, event: Any) -> str:
+        """Take one raw event in; return the text field's new characters ("" if none)."""
+        kind = event.type
+        if kind == "content_block_delta":
+            delta = event.delta
+            return self._text(delta.text) if delta.type == "text_delta" else ""
+        if kind == "content_block_start":
+            block = event.content_block
+            if block.type == "text":
+                self.has_text = True
+                return self._text(block.text)
+        elif kind == "message_start":
+            self.started = True
+            self.answered_model = event.message.model
+            self.usage = Usage.from_sdk(event.message.usage)
+        elif kind == "message_delta":
+            self.stop_reason = event.delta.stop_reason
+            self._delta_usage(event.usage)
+        return ""
+
+    def _text(self, piece: str) -> str:
+        if not piece:
+            return ""
+        self.chars += len(piece)
+        if self.chars > self._max_chars:
+            self.pieces.append(piece[: len(piece) - (self.chars - self._max_chars)])
+            raise too_large_error(self._max_chars, **self.billed())
+        self.pieces.append(piece)
+        return self.reader.feed(piece)
+
+    def _delta_usage(self, usage: Any) -> None:
+        # A message_delta's counts are running totals; fields it leaves out keep
+        # the message_start value (as the SDK's own accumulator does).
+        def latest(name: str) -> int:
+            value = getattr(usage, name, None)
+            return getattr(self.usage, name) if value is None else value
+
+        self.usage = Usage(
+            input_tokens=latest("input_tokens"),
+            output_tokens=latest("output_tokens"),
+            cache_creation_input_tokens=latest("cache_creation_input_tokens"),
+            cache_read_input_tokens=latest("cache_read_input_tokens"),
+        )
 
 
 async def astream_structured(
@@ -69,13 +146,19 @@ async def astream_structured(
     prices: PriceTable,
     cache_system: bool = True,
     text_field: str = "assistantText",
+    deadline_s: float = DEFAULT_DEADLINE_S,
+    max_reply_chars: int = DEFAULT_MAX_REPLY_CHARS,
 ) -> AsyncIterator[TextDelta | StreamDone[M]]:
     """Yield TextDelta each time top-level string ``text_field`` grows, then StreamDone.
 
     Raises LLMError: call_failed (the request failed before streaming, after
     the SDK's retries), stream_failed (the stream broke off), truncated,
-    validation_failed. Closing the generator early (e.g. the browser went
-    away) closes the HTTP stream.
+    validation_failed, too_large (past ``max_reply_chars``),
+    deadline_exceeded (not done within ``deadline_s``, retries included).
+    Closing the generator early (e.g. the browser went away) closes the HTTP
+    stream. The deadline is checked around each read, never across a
+    ``yield``: the time the caller spends between items counts, but the
+    caller's own awaits are never cancelled by it.
     """
     params, hash_ = prepare_call(
         model=model,
@@ -85,38 +168,54 @@ async def astream_structured(
         max_tokens=max_tokens,
         cache_system=cache_system,
     )
+    loop = asyncio.get_running_loop()
     started = time.perf_counter()
-    shown = ""
+    deadline = loop.time() + deadline_s
+    reply = _Reply(text_field=text_field, max_chars=max_reply_chars, model=model, prices=prices)
     first_text_ms: float | None = None
-    async with contextlib.AsyncExitStack() as stack:
-        try:
-            stream = await stack.enter_async_context(client.messages.stream(**params))
-        except CALL_ERRORS as exc:
-            raise call_failed(exc) from exc
-        try:
-            async for event in stream:
-                if event.type != "text":
-                    continue
-                value = partial_json_string_field(event.snapshot, text_field)
-                if value is not None and len(value) > len(shown):
-                    if first_text_ms is None:
-                        first_text_ms = (time.perf_counter() - started) * 1000.0
-                    added, shown = value[len(shown) :], value
-                    yield TextDelta(text=value, added=added)
-        except STREAM_ERRORS as exc:
-            snapshot = _snapshot(stream)
-            usage = Usage.from_sdk(snapshot.usage) if snapshot is not None else None
-            cost = cost_usd(model=model, usage=usage, prices=prices) if usage is not None else None
-            raise stream_failed(
-                exc, usage=usage, cost=cost, raw_text=_partial_text(snapshot)
-            ) from exc
-        message = _snapshot(stream)
-        if message is None:
-            raise LLMError("stream_failed", "the stream ended before message_start")
-        request_id = stream.request_id
+    try:
+        async with asyncio.timeout_at(deadline):
+            stream = await client.messages.create(**params, stream=True)
+    except TimeoutError as exc:
+        raise deadline_error(deadline_s) from exc
+    except CALL_ERRORS as exc:
+        raise call_failed(exc) from exc
+    async with stream:
+        events = aiter(stream)
+        pause_at = loop.time() + _SLICE_S
+        while True:
+            try:
+                async with asyncio.timeout_at(deadline):
+                    event = await anext(events)
+            except StopAsyncIteration:
+                break
+            except TimeoutError as exc:
+                raise deadline_error(deadline_s, **reply.billed()) from exc
+            except STREAM_ERRORS as exc:
+                billed = reply.billed()
+                raise stream_failed(
+                    exc,
+                    usage=billed.get("usage"),
+                    cost=billed.get("cost_usd"),
+                    raw_text=billed["raw_text"],
+                ) from exc
+            added = reply.add(event)
+            if added:
+                if first_text_ms is None:
+                    first_text_ms = (time.perf_counter() - started) * 1000.0
+                yield TextDelta(added=added)
+            if loop.time() >= pause_at:
+                await asyncio.sleep(0)
+                pause_at = loop.time() + _SLICE_S
+        request_id = stream.response.headers.get("request-id")
+    if not reply.started:
+        raise LLMError("stream_failed", "the stream ended before message_start")
     yield StreamDone(
         reply=finish_reply(
-            message=message,
+            text=reply.text(),
+            usage=reply.usage,
+            stop_reason=reply.stop_reason,
+            answered_model=reply.answered_model,
             output_model=output_model,
             model=model,
             prices=prices,

@@ -1,22 +1,53 @@
-"""One structured call, async and sync, sharing everything but the await."""
+"""One structured call, async and sync, sharing everything but the await.
+
+Both bound the whole call, retries included, by ``deadline_s`` and the reply's
+text by ``max_reply_chars`` (see llm/errors.py: ``deadline_exceeded``,
+``too_large``). The async call runs under ``asyncio.timeout``, so the deadline
+is exact. The sync twin (Celery tasks, trial threads) cannot cancel a blocking
+read, so it caps each attempt's timeout at the deadline and reads the body
+itself, checking the clock and the size after every chunk: a body trickling
+in ends within one read timeout of the deadline, a huge one at the byte limit.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from typing import Any, TypeVar
 
+import anthropic
+import httpx2
 from anthropic import Anthropic, AsyncAnthropic
 from pydantic import BaseModel
 
+from llm.errors import LLMError
 from llm.hashing import request_hash
-from llm.pricing import PriceTable
-from llm.reply import StructuredReply, finish_reply
+from llm.pricing import PriceTable, cost_usd
+from llm.reply import StructuredReply, finish_reply, message_text
 from llm.request import request_params
 from llm.sdk_errors import CALL_ERRORS, call_failed
+from llm.usage import Usage
 
-__all__ = ["acall_structured", "call_structured", "prepare_call"]
+__all__ = [
+    "DEFAULT_DEADLINE_S",
+    "DEFAULT_MAX_REPLY_CHARS",
+    "acall_structured",
+    "body_byte_limit",
+    "call_structured",
+    "deadline_error",
+    "prepare_call",
+    "too_large_error",
+]
 
 M = TypeVar("M", bound=BaseModel)
+
+# Defaults for callers that pass nothing; the site passes its settings
+# (LLM_DEADLINE_SECONDS, LLM_MAX_REPLY_CHARS).
+DEFAULT_DEADLINE_S = 120.0
+# No call here asks for more than 2,500 tokens (about 10,000 characters): a
+# reply ten times that long is a misbehaving model, proxy or server.
+DEFAULT_MAX_REPLY_CHARS = 100_000
 
 
 def prepare_call(
@@ -47,8 +78,60 @@ def prepare_call(
     return params, hash_
 
 
+def deadline_error(deadline_s: float, **billed: Any) -> LLMError:
+    return LLMError("deadline_exceeded", f"no complete reply within {deadline_s:g} s", **billed)
+
+
+def too_large_error(max_reply_chars: int, **billed: Any) -> LLMError:
+    return LLMError("too_large", f"the reply passed {max_reply_chars} characters", **billed)
+
+
+def body_byte_limit(max_reply_chars: int) -> int:
+    """The most bytes a non-streamed body may have for a reply of ``max_reply_chars``.
+
+    A character takes at most 12 bytes as JSON (an escaped surrogate pair);
+    64 KiB more covers the envelope (ids, usage, content block).
+    """
+    return max_reply_chars * 12 + 65_536
+
+
 def _elapsed_ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000.0
+
+
+def _reply(
+    *,
+    message: Any,
+    output_model: type[M],
+    model: str,
+    prices: PriceTable,
+    hash_: str,
+    started: float,
+    request_id: str | None,
+    max_reply_chars: int,
+) -> StructuredReply[M]:
+    text = message_text(message)
+    if text is not None and len(text) > max_reply_chars:
+        usage = Usage.from_sdk(message.usage)
+        raise too_large_error(
+            max_reply_chars,
+            usage=usage,
+            cost_usd=cost_usd(model=model, usage=usage, prices=prices),
+            raw_text=text[:max_reply_chars],
+        )
+    return finish_reply(
+        text=text,
+        usage=Usage.from_sdk(message.usage),
+        stop_reason=message.stop_reason,
+        answered_model=message.model,
+        output_model=output_model,
+        model=model,
+        prices=prices,
+        hash_=hash_,
+        latency_ms=_elapsed_ms(started),
+        streamed=False,
+        request_id=request_id,
+    )
 
 
 async def acall_structured(
@@ -61,11 +144,14 @@ async def acall_structured(
     max_tokens: int,
     prices: PriceTable,
     cache_system: bool = True,
+    deadline_s: float = DEFAULT_DEADLINE_S,
+    max_reply_chars: int = DEFAULT_MAX_REPLY_CHARS,
 ) -> StructuredReply[M]:
     """Ask for one JSON reply validated by ``output_model``.
 
     Safe to run many at once on one client (``asyncio.gather``). Raises
-    LLMError: call_failed / validation_failed / truncated.
+    LLMError: call_failed / validation_failed / truncated / too_large /
+    deadline_exceeded.
     """
     params, hash_ = prepare_call(
         model=model,
@@ -77,19 +163,30 @@ async def acall_structured(
     )
     started = time.perf_counter()
     try:
-        message = await client.messages.create(**params)
+        async with asyncio.timeout(deadline_s):
+            message = await client.messages.create(**params)
+    except TimeoutError as exc:
+        raise deadline_error(deadline_s) from exc
     except CALL_ERRORS as exc:
         raise call_failed(exc) from exc
-    return finish_reply(
+    return _reply(
         message=message,
         output_model=output_model,
         model=model,
         prices=prices,
         hash_=hash_,
-        latency_ms=_elapsed_ms(started),
-        streamed=False,
+        started=started,
         request_id=getattr(message, "_request_id", None),
+        max_reply_chars=max_reply_chars,
     )
+
+
+def _attempt_timeout(client: Anthropic, deadline_s: float) -> float:
+    """The client's per-read timeout, but never longer than the whole call may take."""
+    configured = client.timeout
+    if isinstance(configured, httpx2.Timeout):
+        configured = configured.read
+    return deadline_s if configured is None else min(float(configured), deadline_s)
 
 
 def call_structured(
@@ -102,8 +199,15 @@ def call_structured(
     max_tokens: int,
     prices: PriceTable,
     cache_system: bool = True,
+    deadline_s: float = DEFAULT_DEADLINE_S,
+    max_reply_chars: int = DEFAULT_MAX_REPLY_CHARS,
 ) -> StructuredReply[M]:
-    """The sync twin of :func:`acall_structured` (same arguments, same errors)."""
+    """The sync twin of :func:`acall_structured` (same arguments, same errors).
+
+    The SDK still retries 429/5xx/connection errors before the body starts;
+    the body is read here, chunk by chunk, so the deadline and the size limit
+    apply to it (see the module docstring).
+    """
     params, hash_ = prepare_call(
         model=model,
         system=system,
@@ -113,17 +217,35 @@ def call_structured(
         cache_system=cache_system,
     )
     started = time.perf_counter()
+    deadline = time.monotonic() + deadline_s
+    limit = body_byte_limit(max_reply_chars)
     try:
-        message = client.messages.create(**params)
+        with client.messages.with_streaming_response.create(
+            **params, timeout=_attempt_timeout(client, deadline_s)
+        ) as response:
+            chunks: list[bytes] = []
+            size = 0
+            for chunk in response.iter_bytes():
+                size += len(chunk)
+                if size > limit:
+                    raise too_large_error(max_reply_chars)
+                if time.monotonic() > deadline:
+                    raise deadline_error(deadline_s)
+                chunks.append(chunk)
+            request_id = response.request_id
     except CALL_ERRORS as exc:
         raise call_failed(exc) from exc
-    return finish_reply(
+    try:
+        message = anthropic.types.Message.construct(**json.loads(b"".join(chunks)))
+    except (ValueError, TypeError) as exc:
+        raise LLMError("call_failed", "the API's reply is not a JSON message") from exc
+    return _reply(
         message=message,
         output_model=output_model,
         model=model,
         prices=prices,
         hash_=hash_,
-        latency_ms=_elapsed_ms(started),
-        streamed=False,
-        request_id=getattr(message, "_request_id", None),
+        started=started,
+        request_id=request_id,
+        max_reply_chars=max_reply_chars,
     )

@@ -363,17 +363,26 @@ class _Handler(BaseHTTPRequestHandler):
             return self._stream(body, reply, usage, message_id, request_id)
         if reply.kind == "cut":
             return self._cut_plain(body, reply, usage, message_id, request_id)
-        self._send_json(
-            200,
-            message_body(
-                reply=reply,
-                message_id=message_id,
-                model=body["model"],
-                usage=usage,
-                text=reply.text,
-            ),
-            {"request-id": request_id},
+        payload = message_body(
+            reply=reply, message_id=message_id, model=body["model"], usage=usage, text=reply.text
         )
+        if reply.trickle:
+            return self._trickle_plain(reply, payload, request_id)
+        self._send_json(200, payload, {"request-id": request_id})
+
+    def _trickle_plain(self, reply: Reply, payload: Mapping[str, Any], request_id: str) -> None:
+        """A non-streamed body sent ``chunk_chars`` bytes every ``chunk_delay_ms``."""
+        data = json.dumps(payload).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.send_header("request-id", request_id)
+        self.end_headers()
+        step = max(1, reply.chunk_chars)
+        for start in range(0, len(data), step):
+            self.wfile.write(data[start : start + step])
+            self.wfile.flush()
+            time.sleep((reply.chunk_delay_ms or 0) / 1000.0)
 
     def _cut_plain(
         self,

@@ -55,7 +55,9 @@ class Reply:
     ``text`` None means a message with no content block. ``latency_ms`` (wait
     before the response head) overrides the server-wide latency;
     ``chunk_delay_ms`` spaces out stream events. ``chunk_chars`` is the number
-    of text characters per ``content_block_delta``.
+    of text characters per ``content_block_delta``. ``trickle`` (see
+    :meth:`trickle`) also sends a non-streamed body ``chunk_chars`` bytes at a
+    time, ``chunk_delay_ms`` apart.
     """
 
     kind: ReplyKind
@@ -73,6 +75,7 @@ class Reply:
     latency_ms: float | None = None
     chunk_delay_ms: float | None = None
     model: str | None = None
+    trickle: bool = False
 
     @classmethod
     def json(
@@ -186,6 +189,26 @@ class Reply:
             stop_reason=None,
         )
 
+    @classmethod
+    def trickle_of(cls, obj_or_text: Any, *, every_ms: float, chars: int = 1) -> Reply:
+        """A reply that drips out ``chars`` characters every ``every_ms``: each
+        piece arrives well within any read timeout, so only an overall deadline
+        ends it. Streamed, as SSE events; non-streamed, as the body's bytes."""
+        return replace(
+            cls.json(obj_or_text, chunk_chars=chars, chunk_delay_ms=every_ms), trickle=True
+        )
+
+    @classmethod
+    def huge(
+        cls, size: int, *, field: str = "assistantText", chunk_chars: int = 12, **fields: Any
+    ) -> Reply:
+        """A valid JSON reply whose string ``field`` holds ``size`` characters of
+        plain words, streamed in ``chunk_chars`` pieces (a misbehaving model that
+        ignores max_tokens). ``fields`` are the object's other members."""
+        words = "the model keeps writing and writing "
+        filler = (words * (size // len(words) + 1))[:size]
+        return cls.json({field: filler, **fields}, chunk_chars=chunk_chars)
+
     def with_latency(self, latency_ms: float) -> Reply:
         return replace(self, latency_ms=latency_ms)
 
@@ -193,7 +216,9 @@ class Reply:
     def from_spec(cls, spec: Mapping[str, Any]) -> Reply:
         """Build from a JSON script entry, e.g. ``{"kind": "json", "content": {...}}``,
         ``{"kind": "error", "status": 429}``, ``{"kind": "cut", "text": "..",
-        "after_chars": 5}``, ``{"kind": "stream_error"}``, ``{"kind": "empty"}``."""
+        "after_chars": 5}``, ``{"kind": "stream_error"}``, ``{"kind": "empty"}``,
+        ``{"kind": "trickle", "content": {...}, "every_ms": 2000}``,
+        ``{"kind": "huge", "size": 1000000, "step": "claim"}``."""
         spec = dict(spec)
         kind = spec.pop("kind", "json")
         if kind == "json":
@@ -206,6 +231,10 @@ class Reply:
             return cls.stream_error(spec.pop("text", ""), **spec)
         if kind == "empty":
             return cls.empty(**spec)
+        if kind == "trickle":
+            return cls.trickle_of(spec.pop("content"), **spec)
+        if kind == "huge":
+            return cls.huge(spec.pop("size"), **spec)
         raise ValueError(f"unknown reply kind {kind!r}")
 
 
