@@ -113,9 +113,48 @@
     body.textContent = text;
     item.append(who, body);
     transcript.append(item);
-    item.scrollIntoView({ block: "nearest" });
     return item;
   }
+
+  // --- keeping the newest message in view -----------------------------------
+
+  // The transcript is a scrolling box and new words land at its bottom. Follow
+  // them while the student is at (or near) the bottom; once they scroll up to
+  // read, leave the box where they put it (a button offers the way back) until
+  // they return to the bottom or act: send, confirm or reject.
+  const NEAR_BOTTOM_PX = 48;
+  const jumpButton = document.getElementById("jump-newest");
+  let following = true;
+
+  function nearBottom() {
+    return transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight <= NEAR_BOTTOM_PX;
+  }
+
+  function scrollToNewest() {
+    following = true;
+    transcript.scrollTop = transcript.scrollHeight;
+    if (jumpButton) jumpButton.hidden = true;
+  }
+
+  // Only the student's own scrolling changes scrollTop here: growing content
+  // does not, and every change is followed at once (below) while following.
+  transcript.addEventListener(
+    "scroll",
+    () => {
+      following = nearBottom();
+      if (following && jumpButton) jumpButton.hidden = true;
+    },
+    { passive: true },
+  );
+
+  // Any change to the transcript (a new bubble, a streamed delta) goes through
+  // here, however the code that made it wrote it.
+  new MutationObserver(() => {
+    if (following) transcript.scrollTop = transcript.scrollHeight;
+    else if (jumpButton) jumpButton.hidden = false;
+  }).observe(transcript, { childList: true, subtree: true, characterData: true });
+
+  if (jumpButton) jumpButton.addEventListener("click", scrollToNewest);
 
   function setBusy(value, message) {
     busy = value;
@@ -123,7 +162,7 @@
     // Buttons are disabled; text boxes only become read-only, so the student's
     // focus and words stay where they were.
     for (const control of root.querySelectorAll("button")) {
-      if (!control.closest("#coach-error")) control.disabled = value;
+      if (!control.closest("#coach-error, #jump-newest")) control.disabled = value;
     }
     for (const box of root.querySelectorAll("textarea")) box.readOnly = value;
     status.textContent = message || "";
@@ -216,6 +255,7 @@
     if (busy) return;
     hideError();
     const sent = message ? addMessage("user", message) : null;
+    if (sent) scrollToNewest();
     const attempt = { storedId: retryOf || null };
     setBusy(true, strings.thinking);
     try {
@@ -246,6 +286,7 @@
   async function decide(action, value) {
     if (busy) return;
     hideError();
+    scrollToNewest(); // the coach's answer to this decision is what comes next
     setBusy(true, strings.saving);
     const body = { action: action };
     if (value !== undefined) body.value = value;
@@ -340,6 +381,9 @@
     event.preventDefault();
     saveField(form);
   });
+
+  // A reload opens on the latest exchange, not on the oldest messages.
+  scrollToNewest();
 
   // A new argument (or a new step with nothing said yet) opens with the coach's question.
   if (root.dataset.autostart === "true" && !isComplete()) turn("");
