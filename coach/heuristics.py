@@ -44,21 +44,45 @@ rebuttal        10         name an exception ("unless", "except", "a menos que",
 ==============  =========  ==========================================================
 
 The marker lists below are the source of truth; the table summarises them.
+
+`check_step` is what the advance guard asks, for the AI coach too: there a
+model has read the text, so the check stays lenient. Without a model, the
+offline coach asks `assess_step`, which checks what it can on top (with
+`coach.wording`, in English and Spanish alike):
+
+==============  ==========================================================
+step            also
+==============  ==========================================================
+every step      be made of words ("not_words": "asdf qwerty zxcv" is not)
+claim           have something verb-like ("no_verb": "Mandatory uniforms"
+                is a topic, not a claim) and not be a sum or "X is X"
+                ("truism": nobody disputes it)
+grounds         relate to the claim ("unrelated"): share a content word
+                with it (after lemmatizing) or cite a source
+warrant         link grounds and claim ("unlinked"): share content with
+                both, or state a general rule and share content with one
+                (a warrant that names both needs no rule word)
+both backings   support what they back ("unsupported"): share content with
+                it or the claim, or name a source (a name, a year, a link)
+==============  ==========================================================
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from coach.steps import STEP_IDS
 from coach.text import contains_phrase, fold
+from coach.wording import has_verb, is_truism, looks_like_gibberish, shared_content
 
 __all__ = [
     "PROBLEM_MESSAGES",
     "RULES",
     "HeuristicResult",
     "StepRule",
+    "assess_step",
     "check_step",
     "problem_message",
 ]
@@ -207,6 +231,30 @@ PROBLEM_MESSAGES: dict[str, dict[str, str]] = {
         "en": "it has no degree word such as 'probably' or 'in most cases'",
         "es": "no tiene una palabra de grado como «probablemente» o «en la mayoría de los casos»",
     },
+    "not_words": {
+        "en": "I do not recognise most of its words: write it in plain words",
+        "es": "no reconozco la mayoría de sus palabras: escríbelo con palabras corrientes",
+    },
+    "no_verb": {
+        "en": "it names a topic but says nothing about it: a claim needs a verb ('should', 'is', 'reduces' ...)",
+        "es": "nombra un tema pero no dice nada de él: una afirmación necesita un verbo («debería», «es», «reduce» ...)",
+    },
+    "truism": {
+        "en": "nobody would dispute it, so there is nothing to argue: pick a position someone could reject",
+        "es": "nadie lo discutiría, así que no hay nada que argumentar: elige una postura que alguien pueda rechazar",
+    },
+    "unrelated": {
+        "en": "I cannot see how it relates to your claim: it shares no key word with it and cites no source",
+        "es": "no veo cómo se relaciona con tu afirmación: no comparte ninguna palabra clave con ella ni cita una fuente",
+    },
+    "unlinked": {
+        "en": "it does not connect your grounds to your claim: mention what each of them is about",
+        "es": "no conecta tus datos con tu afirmación: menciona de qué trata cada uno",
+    },
+    "unsupported": {
+        "en": "it does not seem to be about what it backs: name its subject or a source (a name, a year, a link)",
+        "es": "no parece tratar de lo que respalda: nombra su tema o una fuente (un nombre, un año, un enlace)",
+    },
     "no_exception": {
         "en": "it names no exception: say when the claim would not hold ('unless ...')",
         "es": "no nombra una excepción: di cuándo no se cumpliría («a menos que ...»)",
@@ -254,6 +302,73 @@ def check_step(*, step: str, text: str) -> HeuristicResult:
             problems.append("looks_like_grounds")
     if rule.markers and not _has_any(folded, rule.markers) and not _extra_evidence(step, stripped):
         problems.append(rule.missing_problem)
+    return HeuristicResult(ok=not problems, problems=tuple(problems))
+
+
+_NAMED_SOURCE = re.compile(r"(?<=\w )[A-ZÁÉÍÓÚÑ][\w.&-]+|https?://|www\.|\b(1[5-9]|20)\d\d\b")
+# What each backing backs, besides the claim.
+_BACKED = {"groundsBacking": "grounds", "warrantBacking": "warrant"}
+
+
+def _cites(folded: str, text: str) -> bool:
+    return _has_any(folded, SOURCE_MARKERS) or _NAMED_SOURCE.search(text) is not None
+
+
+def _relation_problems(
+    step: str, text: str, folded: str, draft: Mapping[str, str], language: str
+) -> tuple[list[str], bool]:
+    """Problems of how `text` relates to the rest of the draft, and whether it links both
+    grounds and claim (a warrant that does needs no rule word)."""
+    claim = draft.get("claim", "").strip()
+    if (
+        step == "grounds"
+        and claim
+        and not shared_content(text, claim, language)
+        and not _cites(folded, text)
+    ):
+        return ["unrelated"], False
+    if step == "warrant":
+        grounds = draft.get("grounds", "").strip()
+        links = [bool(shared_content(text, other, language)) for other in (claim, grounds) if other]
+        if links and not any(links):
+            return ["unlinked"], False
+        return [], len(links) == 2 and all(links)
+    if step in _BACKED:
+        backed = [other for other in (draft.get(_BACKED[step], "").strip(), claim) if other]
+        if (
+            backed
+            and not _NAMED_SOURCE.search(text)
+            and not any(shared_content(text, other, language) for other in backed)
+        ):
+            return ["unsupported"], False
+    return [], False
+
+
+def assess_step(
+    *, step: str, text: str, draft: Mapping[str, str] | None = None, language: str = "en"
+) -> HeuristicResult:
+    """`check_step`, plus what the offline coach checks without a model (module docstring).
+
+    `draft` maps step ids to the argument's texts so far; the relation checks
+    need the claim (and the grounds, for the warrant) and are skipped without.
+    """
+    basic = check_step(step=step, text=text)
+    if basic.problems == ("empty",):
+        return basic
+    problems = list(basic.problems)
+    stripped = text.strip()
+    if looks_like_gibberish(stripped):
+        # Nothing else can be judged in words nobody can read.
+        return HeuristicResult(ok=False, problems=("not_words",))
+    if step == "claim":
+        if "is_question" not in problems and not has_verb(stripped, language):
+            problems.append("no_verb")
+        if is_truism(stripped):
+            problems.append("truism")
+    related, links_both = _relation_problems(step, stripped, fold(stripped), draft or {}, language)
+    problems.extend(related)
+    if links_both and "no_principle" in problems:
+        problems.remove("no_principle")
     return HeuristicResult(ok=not problems, problems=tuple(problems))
 
 

@@ -8,13 +8,19 @@ tutor with a checklist does:
 - opening a step (empty message): says what the element is and asks the
   step's guiding question;
 - a question from the student ("what is a warrant?"): explains the element;
-- an attempt: names what the step heuristics find weak and asks the guiding
-  question again, or, when nothing is weak, says so and asks whether to use
-  it — it does not propose unasked (the coach guides first);
+- an attempt: names what `coach.heuristics.assess_step` finds weak (words
+  that are not words, a claim with no verb, grounds unrelated to the claim,
+  a warrant that links nothing ...) and asks the guiding question again, or,
+  when nothing is weak, says so and asks whether to use it — it does not
+  propose unasked (the coach guides first);
 - a confirmation ("yes", "me sirve"): proposes the student's own text — the
   pending proposal, else their latest attempt at this step, else the draft;
 - a rewrite request: it cannot rewrite, so it says so, proposes the tidied
   attempt and names what still needs work.
+
+It varies its words: every sentence has two or three phrasings, chosen by
+the number of the student's messages on the step, skipping any sentence the
+previous reply said, so it never says the same sentence twice in a row.
 
 Confidence is fixed per situation (0.9 for confirmed text that passes the
 heuristics, 0.7 for a tidied rewrite that passes, 0.4-0.5 otherwise), so the
@@ -24,110 +30,275 @@ advance guard behaves exactly as it does with the AI.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from coach.heuristics import check_step, problem_message
+from coach.heuristics import HeuristicResult, assess_step, problem_message
 from coach.intents import is_confirmation, is_rewrite_request
 from coach.schemas import CoachAIResult, ProposedUpdate
-from coach.steps import label_for, next_step
+from coach.steps import next_step, phrases_for
 
-__all__ = ["GUIDING_QUESTIONS", "OfflineTurn", "offline_reply", "split_for_stream", "tidy"]
+__all__ = [
+    "GUIDING_QUESTIONS",
+    "OfflineTurn",
+    "acknowledge_rejection",
+    "offline_reply",
+    "pick",
+    "split_for_stream",
+    "tidy",
+]
 
-GUIDING_QUESTIONS: dict[str, dict[str, str]] = {
+# Two or three phrasings of everything the coach says; `_pick` chooses one by
+# the turn count and never one that the coach's previous reply already said,
+# so it does not repeat itself word for word.
+GUIDING_QUESTIONS: dict[str, dict[str, tuple[str, ...]]] = {
     "claim": {
-        "en": "What exactly do you want your reader to accept, in one sentence?",
-        "es": "¿Qué quieres exactamente que tu lector acepte, en una sola frase?",
+        "en": (
+            "What exactly do you want your reader to accept, in one sentence?",
+            "In one sentence: what position do you want to defend?",
+        ),
+        "es": (
+            "¿Qué quieres exactamente que tu lector acepte, en una sola frase?",
+            "En una frase: ¿qué postura quieres defender?",
+        ),
     },
     "grounds": {
-        "en": "What evidence supports your claim: a figure, a source or something you observed?",
-        "es": "¿Qué evidencia apoya tu afirmación: una cifra, una fuente o algo que observaste?",
+        "en": (
+            "What evidence supports your claim: a figure, a source or something you observed?",
+            "Which fact, figure or source would make a doubtful reader take your claim seriously?",
+        ),
+        "es": (
+            "¿Qué evidencia apoya tu afirmación: una cifra, una fuente o algo que observaste?",
+            "¿Qué hecho, cifra o fuente haría que un lector escéptico tomara en serio tu afirmación?",
+        ),
     },
     "warrant": {
-        "en": 'What general principle makes your evidence count for your claim ("if ..., then ...")?',
-        "es": "¿Qué principio general hace que tu evidencia apoye tu afirmación («si ..., entonces ...»)?",
+        "en": (
+            'What general principle makes your evidence count for your claim ("if ..., then ...")?',
+            "Why does your evidence matter for your claim? Say it as a general rule.",
+        ),
+        "es": (
+            "¿Qué principio general hace que tu evidencia apoye tu afirmación («si ..., entonces ...»)?",
+            "¿Por qué tu evidencia importa para tu afirmación? Dilo como una regla general.",
+        ),
     },
     "groundsBacking": {
-        "en": "Where does your evidence come from, and why should a reader trust it?",
-        "es": "¿De dónde viene tu evidencia y por qué debería confiar en ella un lector?",
+        "en": (
+            "Where does your evidence come from, and why should a reader trust it?",
+            "Who collected your evidence, and how?",
+        ),
+        "es": (
+            "¿De dónde viene tu evidencia y por qué debería confiar en ella un lector?",
+            "¿Quién reunió tu evidencia y cómo?",
+        ),
     },
     "warrantBacking": {
-        "en": "What research, law, theory or expert view shows that your principle holds?",
-        "es": "¿Qué investigación, ley, teoría u opinión experta muestra que tu principio se cumple?",
+        "en": (
+            "What research, law, theory or expert view shows that your principle holds?",
+            "Who else holds your principle: which study, law, theory or expert?",
+        ),
+        "es": (
+            "¿Qué investigación, ley, teoría u opinión experta muestra que tu principio se cumple?",
+            "¿Quién más sostiene tu principio: qué estudio, ley, teoría o experto?",
+        ),
     },
     "qualifier": {
-        "en": "How sure are you of your claim: certainly, probably, in most cases?",
-        "es": "¿Qué tan seguro estás de tu afirmación: sin duda, probablemente, en la mayoría de los casos?",
+        "en": (
+            "How sure are you of your claim: certainly, probably, in most cases?",
+            "How strongly should your claim be read: always, usually, probably?",
+        ),
+        "es": (
+            "¿Qué tan seguro estás de tu afirmación: sin duda, probablemente, en la mayoría de los casos?",
+            "¿Con qué fuerza debe leerse tu afirmación: siempre, normalmente, probablemente?",
+        ),
     },
     "rebuttal": {
-        "en": 'When would your claim not hold? Finish the sentence "unless ...".',
-        "es": "¿Cuándo no se cumpliría tu afirmación? Completa la frase «a menos que ...».",
+        "en": (
+            'When would your claim not hold? Finish the sentence "unless ...".',
+            'Which case would an opponent bring up against your claim? Start with "unless".',
+        ),
+        "es": (
+            "¿Cuándo no se cumpliría tu afirmación? Completa la frase «a menos que ...».",
+            "¿Qué caso usaría alguien en contra de tu afirmación? Empieza con «a menos que».",
+        ),
     },
 }
 
-_DEFINITIONS: dict[str, dict[str, str]] = {
+# What the element is, then a practical tip: a weak attempt gets one of them, in turn.
+_HINTS: dict[str, dict[str, tuple[str, ...]]] = {
     "claim": {
-        "en": "The claim is the position you defend, stated as one clear sentence.",
-        "es": "La afirmación es la postura que defiendes, dicha en una frase clara.",
+        "en": (
+            "The claim is the position you defend, stated as one clear sentence.",
+            "Tip: a good claim is a statement someone could disagree with, such as "
+            '"Cities should ban cars downtown".',
+        ),
+        "es": (
+            "La afirmación es la postura que defiendes, dicha en una frase clara.",
+            "Consejo: una buena afirmación es algo con lo que alguien podría no estar de acuerdo, "
+            "como «Las ciudades deberían prohibir los coches en el centro».",
+        ),
     },
     "grounds": {
-        "en": "The grounds are your evidence: facts, figures, sources or observations.",
-        "es": "Los datos son tu evidencia: hechos, cifras, fuentes u observaciones.",
+        "en": (
+            "The grounds are your evidence: facts, figures, sources or observations.",
+            "Tip: good grounds are about the same thing as your claim and say where the fact comes from.",
+        ),
+        "es": (
+            "Los datos son tu evidencia: hechos, cifras, fuentes u observaciones.",
+            "Consejo: unos buenos datos tratan de lo mismo que tu afirmación y dicen de dónde sale el hecho.",
+        ),
     },
     "warrant": {
-        "en": "The warrant is the general principle that links your grounds to your claim.",
-        "es": "La garantía es el principio general que une tus datos con tu afirmación.",
+        "en": (
+            "The warrant is the general principle that links your grounds to your claim.",
+            'Tip: try "If [what your grounds show], then [what your claim says]".',
+        ),
+        "es": (
+            "La garantía es el principio general que une tus datos con tu afirmación.",
+            "Consejo: prueba con «Si [lo que muestran tus datos], entonces [lo que dice tu afirmación]».",
+        ),
     },
     "groundsBacking": {
-        "en": "The grounds backing says why your evidence can be trusted: its source and method.",
-        "es": "El respaldo de los datos dice por qué tu evidencia es fiable: su fuente y su método.",
+        "en": (
+            "The backing for your grounds says why your evidence can be trusted: its source and method.",
+            "Tip: name who gathered the evidence, when, and how.",
+        ),
+        "es": (
+            "El respaldo de tus datos dice por qué tu evidencia es fiable: su fuente y su método.",
+            "Consejo: di quién reunió la evidencia, cuándo y cómo.",
+        ),
     },
     "warrantBacking": {
-        "en": "The warrant backing shows why your principle holds: research, law, theory or history.",
-        "es": "El respaldo de la garantía muestra por qué tu principio se cumple: investigación, leyes, teoría o historia.",
+        "en": (
+            "The backing for your warrant shows why your principle holds: research, law, theory or history.",
+            "Tip: name a study, a law, a theory or an expert that supports your principle.",
+        ),
+        "es": (
+            "El respaldo de tu garantía muestra por qué tu principio se cumple: investigación, leyes, teoría o historia.",
+            "Consejo: nombra un estudio, una ley, una teoría o un experto que apoye tu principio.",
+        ),
     },
     "qualifier": {
-        "en": "The qualifier says how strongly you assert the claim, with a word like 'probably'.",
-        "es": "El calificador dice con qué fuerza afirmas, con una palabra como «probablemente».",
+        "en": (
+            "The qualifier says how strongly you assert the claim, with a word like 'probably'.",
+            'Tip: one phrase is enough, such as "in most cases" or "very likely".',
+        ),
+        "es": (
+            "El calificador dice con qué fuerza afirmas, con una palabra como «probablemente».",
+            "Consejo: basta una expresión, como «en la mayoría de los casos» o «muy probablemente».",
+        ),
     },
     "rebuttal": {
-        "en": "The rebuttal names the exceptions: when your claim would not hold.",
-        "es": "La refutación nombra las excepciones: cuándo no se cumpliría tu afirmación.",
+        "en": (
+            "The rebuttal names the exceptions: when your claim would not hold.",
+            'Tip: think of the strongest case against you and say it after "unless".',
+        ),
+        "es": (
+            "La refutación nombra las excepciones: cuándo no se cumpliría tu afirmación.",
+            "Consejo: piensa en el caso más fuerte en tu contra y dilo después de «a menos que».",
+        ),
     },
 }
 
-_SAY = {
+# {your}, {the}, {as_}: the step's noun phrases (coach.steps.NounPhrases).
+_SAY: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {
-        "open": "Let's work on your {label}.",
-        "explain": "Good question.",
-        "weak": "Not quite yet: {problems}.",
-        "good": "That works as a {label}: nothing essential is missing.",
-        "ask_use": 'If you want to keep it, reply "yes" and I will propose it for your draft.',
-        "nothing": "There is nothing for me to use yet.",
-        "proposed_ok": "Here is your text as the {label}: accept it to move on.",
-        "proposed_weak": "Here is your text as the {label}, but {problems}.",
-        "offline_rewrite": "The offline coach cannot rewrite for you, so I tidied your own wording.",
-        "still_weak": "It still needs work: {problems}.",
-        "looks_fine": "It already fits the {label}.",
-        "draft_note": 'Your draft says: "{text}".',
-        "and": " and ",
+        "open": ("Let's work on {your}.", "Now for {your}.", "Next comes {your}."),
+        "explain": ("Good question.", "Fair question.", "Glad you asked."),
+        "weak": (
+            "Not quite yet: {problems}.",
+            "Still missing something: {problems}.",
+            "Almost, but {problems}.",
+        ),
+        "good": (
+            "That works as {as_}: nothing essential is missing.",
+            "Good: this reads as {as_}, with nothing essential missing.",
+            "Yes, that holds up as {as_}.",
+        ),
+        "ask_use": (
+            'If you want to keep it, reply "yes" and I will propose it for your draft.',
+            'Reply "yes" to put it in your draft, or keep refining it.',
+        ),
+        "nothing": (
+            "There is nothing for me to use yet.",
+            "I have no text of yours for this step yet.",
+        ),
+        "unreadable": (
+            "I cannot propose that: {problems}.",
+            "That is not something I can put in your draft: {problems}.",
+        ),
+        "proposed_ok": (
+            "Here is your text as {the}: accept it to move on.",
+            "I have put your words up as {the}: accept them to move on.",
+        ),
+        "proposed_weak": (
+            "Here is your text as {the}, but {problems}.",
+            "I have put your words up as {the}, but {problems}.",
+        ),
+        "offline_rewrite": (
+            "The offline coach cannot rewrite for you, so I tidied your own wording.",
+            "I cannot write it for you without a language model; here is your wording, tidied.",
+        ),
+        "draft_note": ('Your draft says: "{text}".', 'So far your draft has: "{text}".'),
+        "and": (" and ",),
     },
     "es": {
-        "open": "Trabajemos tu {label}.",
-        "explain": "Buena pregunta.",
-        "weak": "Todavía no: {problems}.",
-        "good": "Eso funciona como {label}: no le falta nada esencial.",
-        "ask_use": "Si quieres conservarlo, responde «sí» y lo propondré para tu borrador.",
-        "nothing": "Todavía no hay nada que pueda usar.",
-        "proposed_ok": "Aquí está tu texto como {label}: acéptalo para avanzar.",
-        "proposed_weak": "Aquí está tu texto como {label}, pero {problems}.",
-        "offline_rewrite": "El coach sin conexión no puede reescribir por ti, así que ordené tu propia redacción.",
-        "still_weak": "Todavía necesita trabajo: {problems}.",
-        "looks_fine": "Ya encaja como {label}.",
-        "draft_note": "Tu borrador dice: «{text}».",
-        "and": " y ",
+        "open": ("Trabajemos en {your}.", "Ahora vamos con {your}.", "Sigue {your}."),
+        "explain": ("Buena pregunta.", "Es una pregunta justa.", "Me alegra que lo preguntes."),
+        "weak": (
+            "Todavía no: {problems}.",
+            "Aún falta algo: {problems}.",
+            "Casi, pero {problems}.",
+        ),
+        "good": (
+            "Eso funciona como {as_}: no le falta nada esencial.",
+            "Bien: esto se lee como {as_} y no le falta nada esencial.",
+            "Sí, eso se sostiene como {as_}.",
+        ),
+        "ask_use": (
+            "Si quieres conservarlo, responde «sí» y lo propondré para tu borrador.",
+            "Responde «sí» para ponerlo en tu borrador, o sigue puliéndolo.",
+        ),
+        "nothing": (
+            "Todavía no hay nada que pueda usar.",
+            "Aún no tengo ningún texto tuyo para este paso.",
+        ),
+        "unreadable": (
+            "No puedo proponer eso: {problems}.",
+            "Eso no es algo que pueda poner en tu borrador: {problems}.",
+        ),
+        "proposed_ok": (
+            "Aquí está tu texto como {as_}: acéptalo para avanzar.",
+            "He propuesto tus palabras como {as_}: acéptalas para avanzar.",
+        ),
+        "proposed_weak": (
+            "Aquí está tu texto como {as_}, pero {problems}.",
+            "He propuesto tus palabras como {as_}, pero {problems}.",
+        ),
+        "offline_rewrite": (
+            "El coach sin conexión no puede reescribir por ti, así que ordené tu propia redacción.",
+            "Sin un modelo de lenguaje no puedo escribirlo por ti; aquí está tu redacción, ordenada.",
+        ),
+        "draft_note": ("Tu borrador dice: «{text}».", "Por ahora tu borrador tiene: «{text}»."),
+        "and": (" y ",),
     },
+}
+
+# What the coach says when the student rejects a proposal (both coaches): it
+# acknowledges and asks what to change, instead of leaving the chat silent.
+_REJECTED: dict[str, tuple[str, ...]] = {
+    "en": (
+        "All right, I will not use that. What would you like to change: the wording, "
+        "the content, or something else?",
+        "Fine, let's drop that version. What should be different about {your}?",
+        "Understood: that proposal is gone. Tell me what to change, or write {your} your own way.",
+    ),
+    "es": (
+        "De acuerdo, no lo usaré. ¿Qué quieres cambiar: la redacción, el contenido u otra cosa?",
+        "Bien, descartemos esa versión. ¿Qué debería ser distinto en {your}?",
+        "Entendido: esa propuesta ya no está. Dime qué cambiar, o escribe {your} a tu manera.",
+    ),
 }
 
 
@@ -142,6 +313,10 @@ class OfflineTurn:
     # The student's earlier messages on this step, oldest first, without `message`.
     step_messages: Sequence[str]
     pending_proposal: dict[str, Any] | None
+    # Every step's text so far (step id -> text): grounds are judged against the claim.
+    draft: Mapping[str, str] = field(default_factory=dict)
+    # The coach's last words in this conversation: no sentence of them is said again.
+    previous_reply: str = ""
 
 
 def tidy(text: str) -> str:
@@ -155,13 +330,46 @@ def tidy(text: str) -> str:
     return text
 
 
-def _say(language: str, key: str, **values: str) -> str:
-    phrases = _SAY.get(language, _SAY["en"])
-    return phrases[key].format(**values)
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?…])\s+|\n+")
+
+
+def _sentences(text: str) -> set[str]:
+    return {sentence.strip() for sentence in _SENTENCE_BREAK.split(text) if sentence.strip()}
+
+
+def pick(variants: Sequence[str], *, turn_count: int, previous: str = "", **values: str) -> str:
+    """One phrasing: the one at `turn_count` in turn, or the next one that says no sentence
+    `previous` said (deterministic, so a conversation replays the same way)."""
+    said = _sentences(previous)
+    count = len(variants)
+    options = [variants[(turn_count + offset) % count].format(**values) for offset in range(count)]
+    for option in options:
+        if not _sentences(option) & said:
+            return option
+    return options[0]
+
+
+def _say(turn: OfflineTurn, key: str, **values: str) -> str:
+    phrases = _SAY.get(turn.language, _SAY["en"])
+    nouns = phrases_for(turn.step, turn.language)
+    return pick(
+        phrases[key],
+        turn_count=len(turn.step_messages),
+        previous=turn.previous_reply,
+        your=nouns.your,
+        the=nouns.the,
+        as_=nouns.as_,
+        **values,
+    )
+
+
+def _from(turn: OfflineTurn, table: dict[str, dict[str, tuple[str, ...]]]) -> str:
+    variants = table[turn.step].get(turn.language, table[turn.step]["en"])
+    return pick(variants, turn_count=len(turn.step_messages), previous=turn.previous_reply)
 
 
 def _problems_text(problems: Sequence[str], language: str) -> str:
-    joiner = _SAY.get(language, _SAY["en"])["and"]
+    joiner = _SAY.get(language, _SAY["en"])["and"][0]
     return joiner.join(problem_message(problem, language) for problem in problems)
 
 
@@ -187,20 +395,25 @@ def _candidate(turn: OfflineTurn) -> str:
     return turn.draft_text.strip()
 
 
+def _assess(turn: OfflineTurn, text: str) -> HeuristicResult:
+    return assess_step(step=turn.step, text=text, draft=turn.draft, language=turn.language)
+
+
 def _result(turn: OfflineTurn, text: str, *, question: bool = True, **fields: Any) -> CoachAIResult:
     if question:
-        fields["nextQuestion"] = GUIDING_QUESTIONS[turn.step][turn.language]
+        fields["nextQuestion"] = _from(turn, GUIDING_QUESTIONS)
     return CoachAIResult(assistantText=text, step=turn.step, **fields)
 
 
 def _propose(turn: OfflineTurn, value: str, *, confidence_ok: float, lead: str) -> CoachAIResult:
-    label = label_for(turn.step, turn.language).lower()
-    verdict = check_step(step=turn.step, text=value)
+    verdict = _assess(turn, value)
+    if "not_words" in verdict.problems:
+        # Nothing to keep in a draft: say why instead of proposing it.
+        problems = _problems_text(verdict.problems, turn.language)
+        return _result(turn, _say(turn, "unreadable", problems=problems), confidence=0.2)
     proposal = ProposedUpdate(field=turn.step, value=value, rationale=lead or None)
     if verdict.ok:
-        text = " ".join(
-            part for part in (lead, _say(turn.language, "proposed_ok", label=label)) if part
-        )
+        text = " ".join(part for part in (lead, _say(turn, "proposed_ok")) if part)
         following = next_step(turn.step)
         advance: dict[str, Any] = (
             {"isComplete": True}
@@ -211,19 +424,14 @@ def _propose(turn: OfflineTurn, value: str, *, confidence_ok: float, lead: str) 
             turn, text, question=False, confidence=confidence_ok, proposedUpdate=proposal, **advance
         )
     problems = _problems_text(verdict.problems, turn.language)
-    text = " ".join(
-        part
-        for part in (lead, _say(turn.language, "proposed_weak", label=label, problems=problems))
-        if part
-    )
+    text = " ".join(part for part in (lead, _say(turn, "proposed_weak", problems=problems)) if part)
     return _result(turn, text, confidence=0.4, proposedUpdate=proposal)
 
 
 def _open_step(turn: OfflineTurn) -> CoachAIResult:
-    label = label_for(turn.step, turn.language).lower()
-    parts = [_say(turn.language, "open", label=label), _DEFINITIONS[turn.step][turn.language]]
+    parts = [_say(turn, "open"), _HINTS[turn.step][turn.language][0]]
     if turn.draft_text.strip():
-        parts.append(_say(turn.language, "draft_note", text=turn.draft_text.strip()))
+        parts.append(_say(turn, "draft_note", text=turn.draft_text.strip()))
     return _result(turn, " ".join(parts))
 
 
@@ -234,7 +442,7 @@ def _confirm(turn: OfflineTurn) -> CoachAIResult:
     else:
         value = tidy(_candidate(turn))
     if not value:
-        return _result(turn, _say(turn.language, "nothing"))
+        return _result(turn, _say(turn, "nothing"))
     return _propose(turn, value, confidence_ok=0.9, lead="")
 
 
@@ -251,20 +459,17 @@ def _text_beside_request(message: str) -> str:
 def _rewrite(turn: OfflineTurn) -> CoachAIResult:
     value = tidy(_text_beside_request(turn.message) or _candidate(turn))
     if not value:
-        return _result(turn, _say(turn.language, "nothing"))
-    return _propose(turn, value, confidence_ok=0.7, lead=_say(turn.language, "offline_rewrite"))
+        return _result(turn, _say(turn, "nothing"))
+    return _propose(turn, value, confidence_ok=0.7, lead=_say(turn, "offline_rewrite"))
 
 
 def _attempt(turn: OfflineTurn) -> CoachAIResult:
-    label = label_for(turn.step, turn.language).lower()
-    verdict = check_step(step=turn.step, text=turn.message)
+    verdict = _assess(turn, turn.message)
     if verdict.ok:
-        text = f"{_say(turn.language, 'good', label=label)} {_say(turn.language, 'ask_use')}"
+        text = f"{_say(turn, 'good')} {_say(turn, 'ask_use')}"
         return _result(turn, text, question=False, confidence=0.75)
     problems = _problems_text(verdict.problems, turn.language)
-    text = (
-        f"{_say(turn.language, 'weak', problems=problems)} {_DEFINITIONS[turn.step][turn.language]}"
-    )
+    text = f"{_say(turn, 'weak', problems=problems)} {_from(turn, _HINTS)}"
     return _result(turn, text, confidence=0.3)
 
 
@@ -278,9 +483,16 @@ def offline_reply(turn: OfflineTurn) -> CoachAIResult:
     if is_rewrite_request(message):
         return _rewrite(turn)
     if _is_question_about_the_step(message, turn.step):
-        text = f"{_say(turn.language, 'explain')} {_DEFINITIONS[turn.step][turn.language]}"
-        return _result(turn, text)
+        return _result(turn, f"{_say(turn, 'explain')} {_from(turn, _HINTS)}")
     return _attempt(turn)
+
+
+def acknowledge_rejection(*, step: str, language: str, turn_count: int, previous: str = "") -> str:
+    """What either coach says when the student rejects its proposal: it heard, and asks
+    what to change. `turn_count` varies the words (the coach's messages on this step)."""
+    variants = _REJECTED.get(language, _REJECTED["en"])
+    nouns = phrases_for(step, language)
+    return pick(variants, turn_count=turn_count, previous=previous, your=nouns.your)
 
 
 _SENTENCE_END = re.compile(r"[.!?…](?=\s)")

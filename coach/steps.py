@@ -8,6 +8,11 @@ one to the other, so nothing else spells the order or the names twice.
 Labels are given in the argument's own language (en/es), not the page's:
 a Spanish argument shown on an English page still names its parts in Spanish,
 because that is the language the student and the coach are writing in.
+
+A label is a title ("Grounds", "Datos"). Inside a sentence a step needs its
+own noun phrase, because articles and agreement differ per step: "the
+grounds" (no "a"), "tus datos" (plural), "la garantía" (feminine). Each step
+carries three (`NounPhrases`), so no template glues an article to a label.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "LANGUAGES",
+    "NounPhrases",
     "STEPS",
     "STEP_IDS",
     "Step",
@@ -24,11 +30,21 @@ __all__ = [
     "is_step",
     "label_for",
     "next_step",
+    "phrases_for",
     "step_for_field",
     "step_index",
 ]
 
 LANGUAGES: tuple[str, ...] = ("en", "es")
+
+
+@dataclass(frozen=True, slots=True)
+class NounPhrases:
+    """How a sentence names a step: "the grounds", "your grounds", "(as) grounds"."""
+
+    the: str  # definite: "the grounds", "los datos"
+    your: str  # possessive: "your grounds", "tus datos"
+    as_: str  # after "works as" / "funciona como": "grounds", "datos", "a claim"
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,20 +55,56 @@ class Step:
     field: str
     label_en: str
     label_es: str
+    phrases_en: NounPhrases
+    phrases_es: NounPhrases
 
     def label(self, language: str) -> str:
         return self.label_es if language == "es" else self.label_en
 
+    def phrases(self, language: str) -> NounPhrases:
+        return self.phrases_es if language == "es" else self.phrases_en
 
+
+_N = NounPhrases
 STEPS: tuple[Step, ...] = (
-    Step("claim", "claim", "Claim", "Afirmación"),
-    Step("grounds", "grounds", "Grounds", "Datos"),
-    Step("warrant", "warrant", "Warrant", "Garantía"),
-    Step("groundsBacking", "grounds_backing", "Grounds backing", "Respaldo de los datos"),
-    Step("warrantBacking", "warrant_backing", "Warrant backing", "Respaldo de la garantía"),
-    Step("qualifier", "qualifier", "Qualifier", "Calificador"),
-    Step("rebuttal", "rebuttal", "Rebuttal", "Refutación"),
-)
+    Step(
+        "claim", "claim", "Claim", "Afirmación",
+        _N("the claim", "your claim", "a claim"),
+        _N("la afirmación", "tu afirmación", "afirmación"),
+    ),
+    Step(
+        "grounds", "grounds", "Grounds", "Datos",
+        _N("the grounds", "your grounds", "grounds"),
+        _N("los datos", "tus datos", "datos"),
+    ),
+    Step(
+        "warrant", "warrant", "Warrant", "Garantía",
+        _N("the warrant", "your warrant", "a warrant"),
+        _N("la garantía", "tu garantía", "garantía"),
+    ),
+    Step(
+        "groundsBacking", "grounds_backing", "Grounds backing", "Respaldo de los datos",
+        _N("the backing for your grounds", "the backing for your grounds",
+           "backing for your grounds"),
+        _N("el respaldo de tus datos", "el respaldo de tus datos", "respaldo de tus datos"),
+    ),
+    Step(
+        "warrantBacking", "warrant_backing", "Warrant backing", "Respaldo de la garantía",
+        _N("the backing for your warrant", "the backing for your warrant",
+           "backing for your warrant"),
+        _N("el respaldo de tu garantía", "el respaldo de tu garantía", "respaldo de tu garantía"),
+    ),
+    Step(
+        "qualifier", "qualifier", "Qualifier", "Calificador",
+        _N("the qualifier", "your qualifier", "a qualifier"),
+        _N("el calificador", "tu calificador", "calificador"),
+    ),
+    Step(
+        "rebuttal", "rebuttal", "Rebuttal", "Refutación",
+        _N("the rebuttal", "your rebuttal", "a rebuttal"),
+        _N("la refutación", "tu refutación", "refutación"),
+    ),
+)  # fmt: skip
 
 STEP_IDS: tuple[str, ...] = tuple(step.id for step in STEPS)
 _BY_ID = {step.id: step for step in STEPS}
@@ -93,3 +145,8 @@ def next_step(step_id: str) -> str | None:
 def label_for(step_id: str, language: str) -> str:
     """The step's name in the argument's language."""
     return _BY_ID[step_id].label(language)
+
+
+def phrases_for(step_id: str, language: str) -> NounPhrases:
+    """How a sentence in the argument's language names the step ("your grounds", "tus datos")."""
+    return _BY_ID[step_id].phrases(language)

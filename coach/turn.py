@@ -169,6 +169,10 @@ async def _offline_reply(
             draft_text=argument.current_text(),
             step_messages=state.step_messages,
             pending_proposal=argument.pending_proposal,
+            draft={step.id: getattr(argument, step.field) for step in STEPS},
+            previous_reply=next(
+                (text for role, text in reversed(state.history) if role == "assistant"), ""
+            ),
         )
     )
     for prefix in split_for_stream(result.assistantText):

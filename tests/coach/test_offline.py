@@ -27,7 +27,7 @@ def turn(message: str, *, step: str = "claim", language: str = "en", **fields: A
 def test_it_opens_every_step_with_its_guiding_question(step: str, language: str) -> None:
     reply = offline_reply(turn("", step=step, language=language))
     assert reply.step == step and reply.proposedUpdate is None
-    assert reply.nextQuestion == GUIDING_QUESTIONS[step][language]
+    assert reply.nextQuestion in GUIDING_QUESTIONS[step][language]
 
 
 def test_it_names_what_the_heuristics_find_weak() -> None:
