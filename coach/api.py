@@ -6,7 +6,8 @@
   reuses that stored message instead of storing the words again.
 - ``GET  /api/arguments/<id>`` -> the draft (coach.draft.draft_json).
 - ``POST /api/arguments/<id>/proposal`` {action: accept|reject, value?}
-  -> the draft plus {"advanced": bool, "completed": bool}.
+  -> the draft plus {"advanced": bool, "completed": bool}; a rejection adds
+  {"acknowledgement": {"message_id", "text"}}: the coach's stored reply to it.
 - ``POST /api/arguments/<id>/draft`` {field: <step id>, value} -> the draft.
 
 Conventions: every POST is CSRF-protected by the middleware (the page sends
@@ -217,6 +218,7 @@ def api_proposal(request: HttpRequest, argument_id: int) -> HttpResponse:
         return _not_found()
     body = _json_body(request)
     action = body.get("action")
+    extra: dict[str, Any] = {}
     if action == "accept":
         value = body.get("value")
         if value is not None:
@@ -224,11 +226,13 @@ def api_proposal(request: HttpRequest, argument_id: int) -> HttpResponse:
         argument, advanced = accept_proposal(argument=argument, value=value)
         completed = argument.is_complete
     elif action == "reject":
-        argument, advanced, completed = reject_proposal(argument=argument), False, False
+        argument, reply = reject_proposal(argument=argument)
+        advanced, completed = False, False
+        extra["acknowledgement"] = {"message_id": reply.pk, "text": reply.text}
     else:
         raise BadRequest("bad_action", 'action must be "accept" or "reject"')
     return JsonResponse(
-        {**draft_json(argument=argument), "advanced": advanced, "completed": completed}
+        {**draft_json(argument=argument), "advanced": advanced, "completed": completed, **extra}
     )
 
 

@@ -3,7 +3,8 @@
 - `create_argument` starts a draft at the claim step.
 - `run_turn` (from `coach.turn`) is the coach turn: an async generator of
   NDJSON-ready dicts that the endpoint forwards line by line.
-- `accept_proposal` / `reject_proposal` answer the coach's pending proposal.
+- `accept_proposal` / `reject_proposal` answer the coach's pending proposal
+  (a rejection gets the coach's acknowledgement in the transcript).
 - `save_typed_field` stores text the student typed, with its provenance.
 - `draft_json` (re-exported from `coach.draft`) is the draft as the API shows it.
 """
@@ -14,7 +15,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from coach.draft import coach_kind, draft_json
-from coach.models import Argument, Language, Provenance
+from coach.models import Argument, CoachMessage, Language, Provenance, Role
+from coach.offline import acknowledge_rejection
 from coach.steps import field_for, is_step, next_step
 from coach.turn import run_turn
 
@@ -85,15 +87,30 @@ def accept_proposal(*, argument: Argument, value: str | None = None) -> tuple[Ar
     return argument, following is not None
 
 
-def reject_proposal(*, argument: Argument) -> Argument:
-    """Drop the pending proposal; the draft itself is unchanged."""
+def reject_proposal(*, argument: Argument) -> tuple[Argument, CoachMessage]:
+    """Drop the pending proposal and store the coach's acknowledgement; the draft is unchanged.
+
+    A rejection must not be met with silence: the coach (either one, and
+    without a paid call) says it heard and asks what to change. The words are
+    stored like any coach message, so the transcript and the AI's history
+    show them, and vary with the coach's messages on this step.
+    """
     with transaction.atomic():
         argument = Argument.objects.select_for_update().get(pk=argument.pk)
         if not argument.pending_proposal:
             raise ProposalError("no_pending_proposal", "there is no proposal to reject")
         argument.pending_proposal = None
         argument.save(update_fields=["pending_proposal", "updated_at"])
-    return argument
+        step = argument.current_step
+        said = CoachMessage.objects.filter(argument=argument, role=Role.ASSISTANT, step=step)
+        previous = said.order_by("-id").values_list("text", flat=True).first() or ""
+        text = acknowledge_rejection(
+            step=step, language=argument.language, turn_count=said.count(), previous=previous
+        )
+        reply = CoachMessage.objects.create(
+            argument=argument, role=Role.ASSISTANT, text=text, step=step
+        )
+    return argument, reply
 
 
 def save_typed_field(*, argument: Argument, step: str, value: str) -> Argument:

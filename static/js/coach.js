@@ -293,6 +293,8 @@
     try {
       const outcome = await postJSON(root.dataset.proposalUrl, body);
       setBusy(false);
+      // A rejection is answered, not met with silence: the coach's stored reply asks what to change.
+      if (outcome.acknowledgement) addMessage("assistant", outcome.acknowledgement.text);
       await refresh();
       focusNext();
       if (action === "accept" && outcome.advanced && !outcome.completed) await turn("");
