@@ -174,7 +174,16 @@ class DebateAdmin(ViewOnlyMixin, admin.ModelAdmin):
         (_("Limits"), {"fields": ("max_rounds", "budget_usd")}),
         (
             _("Outcome"),
-            {"fields": ("status", "stop_reason", "stop_detail", "rounds_completed", "error")},
+            {
+                "fields": (
+                    "status",
+                    "stop_reason",
+                    "stop_detail",
+                    "rounds_completed",
+                    "failure",
+                    "error",
+                )
+            },
         ),
         (_("Cost"), {"fields": ("cost_usd", "cost_per_model")}),
         (_("Time"), {"fields": ("created_at", "started_at", "finished_at")}),
@@ -191,6 +200,7 @@ class DebateAdmin(ViewOnlyMixin, admin.ModelAdmin):
         "stop_reason",
         "stop_detail",
         "rounds_completed",
+        "failure",
         "error",
         "cost_usd",
         "cost_per_model",

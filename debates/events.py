@@ -37,10 +37,12 @@ __all__ = [
     "ATTACKS_GENERATED",
     "DEBATE_COMPLETE",
     "DEBATE_ERROR",
+    "DEBATE_RESUMED",
     "DEBATE_START",
     "EVENT_TYPES",
     "GRAPH_CONVERGENCE",
     "GRAPH_UPDATE",
+    "PERSONA_FAILED",
     "TERMINAL_EVENTS",
     "VALIDATION_COMPLETE",
     "event_message",
@@ -59,6 +61,11 @@ GRAPH_UPDATE = "graph_update"
 GRAPH_CONVERGENCE = "graph_convergence"
 DEBATE_COMPLETE = "debate_complete"
 DEBATE_ERROR = "debate_error"
+# A persona's reply could not be used (malformed, or the service did not
+# answer): it sits that round out. {"round", "persona", "persona_id", "reason"}.
+PERSONA_FAILED = "persona_failed"
+# The owner retried a failed debate: the log goes on after its debate_error.
+DEBATE_RESUMED = "debate_resumed"
 
 EVENT_TYPES = (
     DEBATE_START,
@@ -69,7 +76,10 @@ EVENT_TYPES = (
     GRAPH_CONVERGENCE,
     DEBATE_COMPLETE,
     DEBATE_ERROR,
+    PERSONA_FAILED,
+    DEBATE_RESUMED,
 )
+# The log ends at one of these, unless a debate_resumed follows a debate_error.
 TERMINAL_EVENTS = frozenset({DEBATE_COMPLETE, DEBATE_ERROR})
 
 

@@ -6,7 +6,12 @@ attempt rebuilds the same prompts from the same saved state, so the same
 request hash; finding the row, it re-reads the stored reply instead of paying
 again (:func:`replay`). Failed calls are kept too, with whatever usage they
 reported, and are replayed as the same failure, so a resumed stage sees
-exactly what the interrupted one saw.
+exactly what the interrupted one saw — except a call the service never
+answered (``LLMError.is_service_failure``: overloaded, unreachable, timed
+out): the model said nothing there, so a resumed stage asks again, and that
+attempt's outcome replaces the row (tokens and cost add up, see
+:func:`record_call`). That is what lets a debate that failed because the
+service was down be retried.
 
 ``Debate.cost_usd`` is kept in step with the ledger in the same transaction,
 for list pages; :func:`spent_usd` is the ledger's own sum.
@@ -17,11 +22,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Sum
+from django.db.models import Count, F, Q, Sum
 from pydantic import BaseModel, ValidationError
 
 from debates.models import CallStatus, Debate, LLMCall
 from llm import LLMError, StructuredReply
+from llm.errors import SERVICE_FAILURES
 
 __all__ = [
     "cost_by_model",
@@ -35,9 +41,20 @@ MICRO_USD = Decimal("0.000001")
 
 
 def paid_calls(*, debate_id: int, hashes: list[str]) -> dict[str, LLMCall]:
-    """The ledger rows of a stage's requests, by request hash (one query)."""
-    rows = LLMCall.objects.filter(debate_id=debate_id, request_hash__in=hashes).order_by()
+    """The ledger rows of a stage's requests worth replaying, by request hash (one query).
+
+    A call the service never answered is left out: it is asked again.
+    """
+    rows = (
+        LLMCall.objects.filter(debate_id=debate_id, request_hash__in=hashes)
+        .exclude(_unanswered())
+        .order_by()
+    )
     return {row.request_hash: row for row in rows}
+
+
+def _unanswered() -> Q:
+    return Q(status=CallStatus.FAILED, error_code__in=SERVICE_FAILURES)
 
 
 def record_call(
@@ -84,8 +101,32 @@ def record_call(
             call = LLMCall.objects.create(debate_id=debate_id, request_hash=request_hash, **fields)
             Debate.objects.filter(pk=debate_id).update(cost_usd=F("cost_usd") + cost)
     except IntegrityError:
-        return LLMCall.objects.get(debate_id=debate_id, request_hash=request_hash)
+        return _replace_unanswered(debate_id=debate_id, request_hash=request_hash, fields=fields)
     return call
+
+
+_SUMMED = (
+    "input_tokens",
+    "output_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+    "cost_usd",
+)
+
+
+def _replace_unanswered(*, debate_id: int, request_hash: str, fields: dict) -> LLMCall:
+    """The row already there; if the service never answered it, this attempt replaces it.
+
+    Whatever either attempt billed is kept: tokens and cost add up.
+    """
+    row = LLMCall.objects.filter(debate_id=debate_id, request_hash=request_hash)
+    with transaction.atomic():
+        replaced = row.filter(_unanswered()).update(
+            **{**fields, **{name: F(name) + fields[name] for name in _SUMMED}}
+        )
+        if replaced:
+            Debate.objects.filter(pk=debate_id).update(cost_usd=F("cost_usd") + fields["cost_usd"])
+    return row.get()
 
 
 def round_ms(value: float) -> int:

@@ -5,8 +5,9 @@ The tables follow the pipeline (see debates/orchestrator.py):
 - ``Persona``: who argues. Retire one with ``active=False`` rather than deleting
   it: past debates keep pointing at their speakers (``PROTECT``).
 - ``Debate``: the topic, the chosen personas, limits (rounds, budget), the
-  status machine ``queued -> running -> done | stopped | failed``, the stop
-  reason and the final output (computed by code, never asked of a model).
+  status machine ``queued -> running -> done | stopped | failed`` (and
+  ``failed -> queued`` when its owner retries it), the stop reason or the
+  failure, and the final output (computed by code, never asked of a model).
   ``event_seq`` numbers the event log; ``lease_expires_at`` / ``claimed_by``
   let exactly one worker run a debate and let the next one take over a debate
   whose worker died.
@@ -95,6 +96,14 @@ class StopReason(models.TextChoices):
     EVIDENCE_EXHAUSTED = "EVIDENCE_EXHAUSTED", _("evidence exhausted")
 
 
+class DebateFailure(models.TextChoices):
+    """Why a ``failed`` debate failed; the pages turn it into a plain sentence."""
+
+    SERVICE_UNAVAILABLE = "service_unavailable", _("the AI service was unavailable")
+    NO_API_KEY = "no_api_key", _("no API key")
+    INTERNAL = "internal", _("internal error")
+
+
 class DebateQuerySet(models.QuerySet):
     def for_user(self, user) -> DebateQuerySet:
         """Debates a user may see: their own, plus demo debates for everyone signed in."""
@@ -145,6 +154,11 @@ class Debate(models.Model):
     )
     # The final output (argumentation.cruxes summary plus the outcome sets).
     output = models.JSONField(_("output"), null=True, blank=True)
+    # A failed debate: why (shown to the student as a sentence), and the
+    # details for instructors (admin only).
+    failure = models.CharField(
+        _("failure"), max_length=20, choices=DebateFailure.choices, blank=True, default=""
+    )
     error = models.TextField(_("error"), blank=True, default="")
 
     # The last seq handed out in this debate's event log (debates/events.py).
@@ -173,6 +187,11 @@ class Debate(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in FINISHED_STATUSES
+
+    @property
+    def can_retry(self) -> bool:
+        """A failed debate resumes from its last saved stage (see services.retry_debate)."""
+        return self.status == DebateStatus.FAILED and not self.is_demo
 
 
 class ArgumentOrigin(models.TextChoices):

@@ -17,8 +17,14 @@ thread, see debates/services.py) calls. In order:
    events, its ``StageRun`` and, if the stop check fires, the final output and
    ``debate_complete``. A crash anywhere leaves either all of a stage or none
    of it.
-4. Any unexpected error marks the debate ``failed`` with a ``debate_error``
-   event. A missing API key is such an error, with a message saying so.
+4. A stage whose every call failed, at least one because the AI service did
+   not answer (overloaded, unreachable, timed out), is not committed: the
+   debate ends ``failed`` (``service_unavailable``) with a ``debate_error``
+   event, and its owner's Retry (debates/services.py) queues it again: it
+   resumes at that stage, and the ledger asks again only the calls the
+   service never answered. A missing API key and any unexpected error also
+   end it ``failed``, each with its own reason. The page shows the reason as
+   a plain sentence; the details stay in ``Debate.error`` for instructors.
 
 Sequential depth 2 + 2R stages; calls 1 + P + R·(P+1) at most (a validation
 stage with no attack to judge makes no call).
@@ -45,13 +51,20 @@ from debates.calls import CallRunner, thread_runner
 from debates.claiming import Claim, LeaseLost, claim_debate, hold_lease, renew_lease
 from debates.graph import argument_infos, snapshot
 from debates.ledger import spent_usd
-from debates.models import Debate, DebateStatus, StageRun, StopReason
+from debates.models import Debate, DebateFailure, DebateStatus, StageRun, StopReason
 from debates.stages import STAGES, plan
 from debates.state import DebateState, load_state, state_hash
 from debates.stopping import StopDecision, budget_decision
 from llm import LLMError
 
-__all__ = ["RunSettings", "final_output", "run_debate", "worker_name"]
+__all__ = [
+    "FAILURE_SUMMARIES",
+    "RunSettings",
+    "ServiceUnavailable",
+    "final_output",
+    "run_debate",
+    "worker_name",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +72,33 @@ logger = logging.getLogger(__name__)
 CONVERGENCE_REASONS = frozenset(
     {StopReason.CONSENSUS, StopReason.STABLE_DISSENT, StopReason.EVIDENCE_EXHAUSTED}
 )
+
+
+# What the debate_error event says (English, for logs and API readers); the
+# pages show their own translated sentence for the failure code.
+FAILURE_SUMMARIES = {
+    DebateFailure.SERVICE_UNAVAILABLE: "The AI service was unavailable; the debate can be retried.",
+    DebateFailure.NO_API_KEY: "An Anthropic API key is needed to run debates.",
+    DebateFailure.INTERNAL: "The debate stopped on an unexpected error; it can be retried.",
+}
+
+
+class ServiceUnavailable(Exception):
+    """Every call of a stage failed and the AI service did not answer at least one."""
+
+    def __init__(self, *, stage: str, round: int, codes: list[str]) -> None:
+        super().__init__(f"{stage} (round {round}): {', '.join(codes)}")
+        self.stage, self.round, self.codes = stage, round, codes
+
+
+def unanswered_stage(results) -> list[str] | None:
+    """The error codes when no call of the stage succeeded because the service failed."""
+    errors = [r.error for r in results if not r.ok]
+    if not results or len(errors) < len(results):
+        return None
+    if not any(error is not None and error.is_service_failure for error in errors):
+        return None  # the model answered, badly: retrying would only replay that
+    return sorted({error.code if error else "unknown" for error in errors})
 
 
 def worker_name() -> str:
@@ -101,14 +141,24 @@ def run_debate(*, debate_id: int, worker: str | None = None) -> Claim:
             runner.cancel_pending()
     except LeaseLost:
         logger.warning("debate %s: %s lost its lease; the new holder carries on", debate_id, worker)
+    except ServiceUnavailable as error:
+        logger.warning("debate %s: the AI service did not answer: %s", debate_id, error)
+        _fail(
+            debate_id,
+            worker,
+            DebateFailure.SERVICE_UNAVAILABLE,
+            f"stage {error.stage}, round {error.round}: {', '.join(error.codes)}",
+            where={"stage": error.stage, "round": error.round},
+        )
     except LLMError as error:
         if error.code == "unavailable":
-            _fail(debate_id, worker, "An Anthropic API key is needed to run debates.", error)
+            _fail(debate_id, worker, DebateFailure.NO_API_KEY, error.code)
         else:
-            _fail(debate_id, worker, "A model call failed.", error)
+            logger.exception("debate %s failed", debate_id)
+            _fail(debate_id, worker, DebateFailure.INTERNAL, error.code)
     except Exception as error:
         logger.exception("debate %s failed", debate_id)
-        _fail(debate_id, worker, "The debate failed unexpectedly.", error)
+        _fail(debate_id, worker, DebateFailure.INTERNAL, type(error).__name__)
     return claim
 
 
@@ -177,6 +227,8 @@ class _Run:
         results = self.runner.execute(
             debate_id=debate.pk, plan=plan, prices=self.config.prices, on_result=self.renew
         )
+        if codes := unanswered_stage(results):
+            raise ServiceUnavailable(stage=name, round=round, codes=codes)
         with transaction.atomic():
             locked = hold_lease(debate_id=self.debate_id, worker=self.worker)
             outcome = stage.commit(debate=locked, state=state, round=round, results=results)
@@ -261,18 +313,23 @@ def finish(debate: Debate, decision: StopDecision, *, state: DebateState | None 
     )
 
 
-def _fail(debate_id: int, worker: str, message: str, error: Exception) -> None:
+def _fail(
+    debate_id: int, worker: str, failure: DebateFailure, detail: str, *, where: dict | None = None
+) -> None:
+    """End the debate ``failed``: ``detail`` (codes, an exception's class) is for instructors."""
+    message = FAILURE_SUMMARIES[failure]
     try:
         with transaction.atomic():
             debate = hold_lease(debate_id=debate_id, worker=worker)
             events.record_event(
                 debate=debate,
                 type=events.DEBATE_ERROR,
-                payload={"error": message, "detail": str(error)[:500]},
+                payload={"error": message, "failure": failure.value, **(where or {})},
             )
             Debate.objects.filter(pk=debate_id).update(
                 status=DebateStatus.FAILED,
-                error=f"{message} {error}"[:2000],
+                failure=failure,
+                error=f"{message} ({detail})"[:2000],
                 finished_at=timezone.now(),
                 lease_expires_at=None,
                 updated_at=timezone.now(),

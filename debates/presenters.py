@@ -14,7 +14,7 @@ from django.http import QueryDict
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from debates import services
+from debates import events, services
 from debates.forms import MAX_PERSONAS, MIN_PERSONAS
 from debates.graph import snapshot
 from debates.models import (
@@ -26,6 +26,7 @@ from debates.models import (
     AttackType,
     Debate,
     DebateArgument,
+    DebateFailure,
     DebateStatus,
     DropReason,
     Persona,
@@ -38,6 +39,8 @@ from debates.svg import GraphEdge, GraphNode, render_graph_svg
 __all__ = [
     "call_count",
     "client_strings",
+    "failure_message",
+    "persona_failures",
     "estimate_from",
     "filter_debates",
     "graph_data",
@@ -48,6 +51,8 @@ __all__ = [
     "query_without_page",
     "replay_context",
     "result_context",
+    "retry_offered",
+    "retry_refused_message",
 ]
 
 
@@ -159,6 +164,68 @@ def _page_base(*, debate: Debate) -> dict[str, Any]:
     return {"debate": debate, "personas": list(debate.personas.all())}
 
 
+# --- failures, in plain words -----------------------------------------------
+
+
+def _failure_messages() -> dict[str, str]:
+    return {
+        DebateFailure.SERVICE_UNAVAILABLE: _(
+            "The AI service was unavailable (it was overloaded or could not be reached), "
+            "so the debate paused. Everything done so far is saved: retry in a few minutes "
+            "and it carries on from where it stopped."
+        ),
+        DebateFailure.NO_API_KEY: _(
+            "The debate could not run: the site has no API key for the AI service. "
+            "Once whoever runs the site sets one, retry."
+        ),
+        DebateFailure.INTERNAL: _(
+            "The debate stopped on an unexpected error. Everything done so far is saved: "
+            "retry, and if it fails again, tell whoever runs the site."
+        ),
+    }
+
+
+def failure_message(*, debate: Debate) -> str:
+    """Why a failed debate failed, for its page: never an exception, a code or SQL."""
+    messages = _failure_messages()
+    return messages.get(debate.failure) or messages[DebateFailure.INTERNAL]
+
+
+def retry_offered(*, debate: Debate, user) -> bool:
+    """Whether the page carries the Retry form: only its owner may retry a debate."""
+    return (
+        not debate.is_demo
+        and debate.creator_id is not None
+        and debate.creator_id == getattr(user, "pk", None)
+    )
+
+
+def retry_refused_message(*, debate: Debate) -> str:
+    if debate.can_retry and not services.debates_available():
+        return key_needed_message()
+    return _("Only a failed debate can be retried, by whoever started it.")
+
+
+def persona_failure_text(*, persona: str, round: int) -> str:
+    if round == 0:
+        return _("%(persona)s's reply could not be used in the opening round.") % {
+            "persona": persona
+        }
+    return _("%(persona)s's reply could not be used in round %(round)s.") % {
+        "persona": persona,
+        "round": round,
+    }
+
+
+def persona_failures(*, debate: Debate) -> list[str]:
+    """One sentence per persona reply that was unusable, from the event log, in order."""
+    rows = debate.events.filter(type=events.PERSONA_FAILED).order_by("seq")
+    return [
+        persona_failure_text(persona=p.get("persona", "?"), round=int(p.get("round", 0)))
+        for p in rows.values_list("payload", flat=True)
+    ]
+
+
 def client_strings() -> dict[str, Any]:
     """The words debate_live.js shows, translated here so the script holds no language."""
     return {
@@ -168,6 +235,11 @@ def client_strings() -> dict[str, Any]:
         "attacksWord": _("attacks"),
         "validWord": _("valid"),
         "failed": _("The debate failed."),
+        "failures": _failure_messages(),
+        # %(persona)s and %(round)s are filled in by debate_live.js.
+        "personaFailed": _("%(persona)s's reply could not be used in round %(round)s."),
+        "personaFailedOpening": _("%(persona)s's reply could not be used in the opening round."),
+        "resumed": _("Retrying: the debate carries on from where it stopped."),
         "play": _("Play"),
         "pause": _("Pause"),
         "replayDone": _("Replayed"),
@@ -194,6 +266,8 @@ def client_strings() -> dict[str, Any]:
             "graph_convergence": _("converged"),
             "debate_complete": _("finished"),
             "debate_error": _("error"),
+            "persona_failed": _("reply not used"),
+            "debate_resumed": _("retried"),
         },
     }
 
@@ -281,6 +355,10 @@ def result_context(*, debate: Debate) -> dict[str, Any]:
         "camps": _camps(output, rows=rows),
         "folded_camps": max(0, len(output.get("camps") or []) - OPEN_CAMPS),
         "disputed": rows(output.get("disputed")),
+        "failure_message": failure_message(debate=debate)
+        if debate.status == DebateStatus.FAILED
+        else "",
+        "persona_failures": persona_failures(debate=debate),
         "cruxes": [
             {**crux, "arguments": rows(crux.get("dependentArguments"))}
             for crux in output.get("cruxes") or []

@@ -27,7 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.background import run_in_background_on_commit
-from debates import orchestrator
+from debates import events, orchestrator
 from debates.budget import estimate_debate_cost
 from debates.calls import close_thread_runner
 from debates.models import MAX_ROUNDS, MIN_ROUNDS, Debate, DebateStatus, Persona
@@ -40,6 +40,7 @@ __all__ = [
     "estimate_cost",
     "launch",
     "resume_stale_debates",
+    "retry_debate",
 ]
 
 
@@ -96,6 +97,47 @@ def create_debate(
         )
         debate.personas.set(personas)
         launch(debate.pk)
+    return debate
+
+
+class RetryRefused(ValueError):
+    """Only a failed debate can be retried, and only by whoever started it."""
+
+
+def retry_debate(*, debate_id: int, user) -> Debate:
+    """Queue a failed debate again; it resumes from its last saved stage.
+
+    Nothing is repeated that was saved: stages with a ``StageRun`` are
+    skipped, paid calls are replayed from the ledger, and only the calls the
+    service never answered are asked again (debates/ledger.py). A
+    ``debate_resumed`` event tells the live page the log goes on.
+    """
+    if not debates_available():
+        raise RetryRefused(NO_KEY_MESSAGE)
+    with transaction.atomic():
+        debate = (
+            Debate.objects.select_for_update()
+            .filter(pk=debate_id, creator_id=getattr(user, "pk", None))
+            .first()
+        )
+        if debate is None or not debate.can_retry:
+            raise RetryRefused("only a failed debate of yours can be retried")
+        events.record_event(
+            debate=debate,
+            type=events.DEBATE_RESUMED,
+            payload={"round": debate.rounds_completed, "after": debate.failure},
+        )
+        Debate.objects.filter(pk=debate.pk).update(
+            status=DebateStatus.QUEUED,
+            failure="",
+            error="",
+            finished_at=None,
+            claimed_by="",
+            lease_expires_at=None,
+            updated_at=timezone.now(),
+        )
+        launch(debate.pk)
+    debate.refresh_from_db()
     return debate
 
 

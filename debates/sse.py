@@ -3,7 +3,8 @@
 The stream first replays the stored events after ``Last-Event-ID`` (the header
 EventSource sends when it reconnects, or ``?last_event_id=`` for tools and
 tests), then follows live ones, and ends after ``debate_complete`` or
-``debate_error``. Every event is framed with ``id: <seq>`` so a reconnecting
+``debate_error`` (a ``debate_error`` followed by ``debate_resumed``, a retry,
+does not end it). Every event is framed with ``id: <seq>`` so a reconnecting
 browser resumes exactly where it stopped.
 
 Following live events:
@@ -34,7 +35,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 
-from debates.events import TERMINAL_EVENTS, events_channel
+from debates.events import DEBATE_ERROR, DEBATE_RESUMED, TERMINAL_EVENTS, events_channel
 from debates.models import FINISHED_STATUSES, Debate, DebateEvent
 from debates.visibility import visible_debates
 
@@ -114,7 +115,7 @@ async def _follow_polling(
         for event in events:
             yield frame(event)
             last = event.seq
-            if event.type in TERMINAL_EVENTS:
+            if event.type in TERMINAL_EVENTS and await _ends_log(debate_id, event):
                 return
         if events:
             last_sent = time.monotonic()
@@ -141,7 +142,7 @@ async def _follow_redis(
         for event in await _stored_after(debate_id=debate_id, after_seq=last):
             yield frame(event)
             last = event.seq
-            if event.type in TERMINAL_EVENTS:
+            if event.type in TERMINAL_EVENTS and await _ends_log(debate_id, event):
                 return
         if await _finished(debate_id=debate_id):
             # Over without a terminal event (or it landed after the read): nothing to follow.
@@ -169,7 +170,7 @@ async def _follow_redis(
             for item in batch:
                 yield frame(item)
                 last = item.seq
-                if item.type in TERMINAL_EVENTS:
+                if item.type in TERMINAL_EVENTS and await _ends_log(debate_id, item):
                     return
             if not batch:
                 yield KEEPALIVE
@@ -202,10 +203,26 @@ async def _finished(*, debate_id: int) -> bool:
     return status is None or status in FINISHED_STATUSES
 
 
-async def _has_terminal_up_to(*, debate_id: int, seq: int) -> bool:
-    return await DebateEvent.objects.filter(
-        debate_id=debate_id, seq__lte=seq, type__in=TERMINAL_EVENTS
+async def _ends_log(debate_id: int, event: StreamedEvent) -> bool:
+    """A terminal event ends the log, unless it is a debate_error its owner retried since."""
+    if event.type != DEBATE_ERROR:
+        return True
+    return not await DebateEvent.objects.filter(
+        debate_id=debate_id, seq__gt=event.seq, type=DEBATE_RESUMED
     ).aexists()
+
+
+async def _has_terminal_up_to(*, debate_id: int, seq: int) -> bool:
+    """True when the log ended at or before ``seq``: its last end-or-resume marker is an end."""
+    marker = (
+        await DebateEvent.objects.filter(
+            debate_id=debate_id, type__in=(*TERMINAL_EVENTS, DEBATE_RESUMED)
+        )
+        .order_by("-seq")
+        .values_list("seq", "type")
+        .afirst()
+    )
+    return marker is not None and marker[1] in TERMINAL_EVENTS and marker[0] <= seq
 
 
 @login_required

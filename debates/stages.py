@@ -105,6 +105,28 @@ def _failures(results: Sequence[CallResult], state: DebateState) -> list[dict]:
     ]
 
 
+def _record_persona_failures(
+    debate: Debate, results: Sequence[CallResult], state: DebateState, round: int
+) -> None:
+    """One event per persona whose reply could not be used: it sits the round out, visibly."""
+    for result in results:
+        if result.ok or result.spec.persona_id is None:
+            continue
+        error = result.error
+        events.record_event(
+            debate=debate,
+            type=events.PERSONA_FAILED,
+            payload={
+                "round": round,
+                "persona": state.persona(result.spec.persona_id).name,
+                "persona_id": result.spec.persona_id,
+                "reason": "no_answer"
+                if error is not None and error.is_service_failure
+                else "unusable_reply",
+            },
+        )
+
+
 def _next_key_number(debate: Debate) -> int:
     """Keys are A1, A2, ... in creation order; the next number after the highest."""
     keys = DebateArgument.objects.filter(debate=debate).values_list("key", flat=True)
@@ -213,6 +235,7 @@ class OpeningArguments:
                 "failures": _failures(results, state),
             },
         )
+        _record_persona_failures(debate, results, state, 0)
         after = load_state(debate)
         events.record_event(
             debate=debate, type=events.GRAPH_UPDATE, payload=_graph_update(debate, after, 0)
@@ -353,6 +376,7 @@ class Attacks:
                 "failures": failures,
             },
         )
+        _record_persona_failures(debate, results, state, round)
         stop = None
         if results and len(failures) == len(results):
             stop = StopDecision(

@@ -13,12 +13,13 @@ debates/exports.py, debates/services.py), render.
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from debates import exports, presenters, services
 from debates.forms import DebateFilterForm, DebateForm
@@ -36,6 +37,7 @@ __all__ = [
     "debate_new",
     "debate_replay",
     "debate_result",
+    "debate_retry",
 ]
 
 PAGE_SIZE = 20
@@ -108,7 +110,22 @@ def debate_estimate(request: HttpRequest) -> HttpResponse:
 @require_GET
 def debate_live(request: HttpRequest, pk: int) -> HttpResponse:
     debate = _debate_for(request, pk)
-    return render(request, "debates/live.html", presenters.live_context(debate=debate))
+    context = presenters.live_context(debate=debate)
+    context["retry_offered"] = presenters.retry_offered(debate=debate, user=request.user)
+    return render(request, "debates/live.html", context)
+
+
+@login_required
+@require_POST
+def debate_retry(request: HttpRequest, pk: int) -> HttpResponse:
+    """The owner's Retry of a failed debate: it resumes, and the live page follows it."""
+    debate = _debate_for(request, pk)
+    try:
+        services.retry_debate(debate_id=debate.pk, user=request.user)
+    except services.RetryRefused:
+        messages.error(request, presenters.retry_refused_message(debate=debate))
+        return redirect("debates:result", pk=debate.pk)
+    return redirect("debates:live", pk=debate.pk)
 
 
 @login_required
@@ -122,7 +139,9 @@ def debate_replay(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def debate_result(request: HttpRequest, pk: int) -> HttpResponse:
     debate = _debate_for(request, pk)
-    return render(request, "debates/result.html", presenters.result_context(debate=debate))
+    context = presenters.result_context(debate=debate)
+    context["retry_offered"] = presenters.retry_offered(debate=debate, user=request.user)
+    return render(request, "debates/result.html", context)
 
 
 @login_required

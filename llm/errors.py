@@ -40,7 +40,7 @@ ErrorCode = Literal[
 #: Codes where the service, not the model, failed: nothing usable came back
 #: (overloaded, rate limited, unreachable, timed out, cut off), so asking again
 #: later may well work; a malformed or truncated reply would only repeat itself.
-SERVICE_FAILURES = frozenset({"call_failed", "stream_failed"})
+SERVICE_FAILURES = frozenset({"call_failed", "stream_failed", "deadline_exceeded"})
 
 
 class LLMError(Exception):

@@ -13,10 +13,14 @@
   const root = document.querySelector("[data-debate-live]");
   if (!root) return;
   const strings = JSON.parse(document.getElementById("debate-strings").textContent);
-  const TERMINAL = new Set(["debate_complete", "debate_error"]);
+  // A debate_error is not the end when its owner retries (debate_resumed follows):
+  // the server ends the stream there, and EventSource's reconnection (with
+  // Last-Event-ID) either gets 204 (over) or the events after the retry.
+  const TERMINAL = new Set(["debate_complete"]);
   const EVENT_TYPES = [
     "debate_start", "arguments_submitted", "attacks_generated", "validation_complete",
     "graph_update", "graph_convergence", "debate_complete", "debate_error",
+    "persona_failed", "debate_resumed",
   ];
 
   const field = (name) => root.querySelector(`[data-field="${name}"]`);
@@ -64,6 +68,26 @@
     field("arguments").textContent = String(argumentCount);
   }
 
+  // The opening arguments themselves, not only how many there are: who said what.
+  function showOpenings(list) {
+    const target = field("openings");
+    if (!target) return;
+    for (const argument of list || []) {
+      const item = el("li", "opening");
+      item.dataset.argumentId = String(argument.id);
+      const head = el("p", "opening-head");
+      head.append(el("span", "arg-key", argument.id), el("span", "speaker", argument.speaker));
+      item.append(head, el("p", "claim", argument.claim));
+      if ((argument.premises || []).length) {
+        const premises = el("ul", "premises muted small");
+        for (const premise of argument.premises) premises.append(el("li", "", premise));
+        item.append(premises);
+      }
+      target.append(item);
+    }
+    field("openings-empty").hidden = target.children.length > 0;
+  }
+
   function setAttackStatus(item, attack) {
     const badge = item.querySelector(".vstatus");
     const status = attack.status || "pending";
@@ -107,10 +131,22 @@
     field("timeline").append(item);
   }
 
-  function finish(title, detail) {
+  function finish(title, detail, failed) {
     field("outcome-title").textContent = title;
     field("outcome-detail").textContent = detail || "";
     field("outcome").hidden = false;
+    field("outcome").classList.toggle("failed", Boolean(failed));
+    const retry = field("retry");
+    if (retry) retry.hidden = !failed;
+  }
+
+  function personaFailed(p) {
+    const template = p.round === 0 ? strings.personaFailedOpening : strings.personaFailed;
+    const text = template.replace("%(persona)s", p.persona || "?").replace("%(round)s", String(p.round));
+    const list = field("persona-failures");
+    list.append(el("li", "", text));
+    list.hidden = false;
+    return text;
   }
 
   const handlers = {
@@ -121,6 +157,7 @@
     },
     arguments_submitted(p) {
       addArguments(p.arguments);
+      showOpenings(p.arguments);
       setRound(0);
       setStage(strings.stages.attacks);
       return `${(p.arguments || []).length} ${strings.argumentsWord}`;
@@ -159,10 +196,20 @@
       return t("stopReasons", p.stop_reason);
     },
     debate_error(p) {
+      const plain = t("failures", p.failure) === p.failure ? p.error : t("failures", p.failure);
       setStatus("failed");
       setStage(strings.stages.failed);
-      finish(strings.failed, p.error);
-      return p.error;
+      finish(strings.failed, plain, true);
+      return plain;
+    },
+    persona_failed(p) {
+      return personaFailed(p);
+    },
+    debate_resumed() {
+      setStatus("queued");
+      setStage(strings.resumed);
+      field("outcome").hidden = true;
+      return strings.resumed;
     },
   };
 

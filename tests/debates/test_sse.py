@@ -190,3 +190,28 @@ def test_it_hides_other_users_debates_and_asks_strangers_to_sign_in(
     stranger = SSEClient(events_url(live_asgi, debate), cookie="")
     assert stranger.status == 302
     assert "/accounts/login/" in stranger.response.getheader("Location")
+
+
+def test_it_goes_on_past_a_debate_error_its_owner_retried(live_asgi, follow, debate, ada) -> None:
+    cookie = session_cookie(ada)
+    record(debate, "debate_start")
+    error = record(debate, "debate_error", failure="service_unavailable")
+    record(debate, "debate_resumed", round=0)
+    record(debate, "arguments_submitted", round=0, arguments=[])
+    record(debate, "debate_complete", stop_reason="MAX_ROUNDS")
+
+    # From the start: the stream does not end at the retried error.
+    replayed = SSEClient(events_url(live_asgi, debate), cookie=cookie).read_to_end()
+    assert [m.event for m in replayed] == [
+        "debate_start",
+        "debate_error",
+        "debate_resumed",
+        "arguments_submitted",
+        "debate_complete",
+    ]
+    # A page that stopped at the error reconnects and gets what followed, not a 204.
+    again = SSEClient(events_url(live_asgi, debate), cookie=cookie, last_event_id=error.seq)
+    assert again.status == 200
+    assert [m.seq for m in again.read_to_end()] == [error.seq + 1, error.seq + 2, error.seq + 3]
+    end = replayed[-1].seq
+    assert SSEClient(events_url(live_asgi, debate), cookie=cookie, last_event_id=end).status == 204
