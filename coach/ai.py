@@ -56,5 +56,7 @@ async def stream_coach_reply(
         max_tokens=MAX_TOKENS,
         prices=settings.LLM_PRICES,
         text_field="assistantText",
+        deadline_s=settings.LLM_DEADLINE_SECONDS,
+        max_reply_chars=settings.LLM_MAX_REPLY_CHARS,
     ):
         yield item

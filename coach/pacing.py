@@ -1,11 +1,12 @@
-"""Delta lines, paced: at most one per interval, and always the latest text.
+"""Delta lines, paced: at most one per interval, nothing lost.
 
 A model sends a text event every few characters; forwarding each one costs
 the server a JSON encoding, a body chunk and a socket write, and the page a
-repaint, for changes nobody can read at that speed. Every delta carries the
-whole text so far (replace, do not append), so a delta that is overtaken by
-a newer one before its turn to go out can be dropped without losing a word:
-the newer one carries it, and so does the final result line.
+repaint, for changes nobody can read at that speed. Every delta carries only
+the characters to append, so a delta that comes too soon is held and the
+ones after it are added to it: the line that finally goes out carries them
+all, in order. A result or error line supersedes what is held (the result
+carries the whole text; an error removes the unfinished bubble).
 """
 
 from __future__ import annotations
@@ -26,24 +27,24 @@ async def pace_deltas(
     """Pass `lines` on, keeping deltas at least `min_interval_s` apart.
 
     The first delta goes out at once (the student sees the coach start).
-    A delta that comes too soon is held; a later delta replaces it, any
+    A delta that comes too soon is held and the next deltas join it; any
     other line (result, error) supersedes it, and if the lines simply end,
     it goes out last. Lines other than deltas are never held or dropped.
     The pace is checked as lines arrive, so a held delta waits for the
     model's next event, never longer.
     """
     last_sent: float | None = None
-    held: dict[str, Any] | None = None
+    held: list[str] = []
     async for line in lines:
         if line.get("type") != "delta":
-            held = None
+            held = []
             yield line
             continue
+        held.append(line["text"])
         now = clock()
         if last_sent is None or now - last_sent >= min_interval_s:
-            last_sent, held = now, None
-            yield line
-        else:
-            held = line
-    if held is not None:
-        yield held
+            last_sent = now
+            text, held = "".join(held), []
+            yield {**line, "text": text}
+    if held:
+        yield {"type": "delta", "text": "".join(held)}

@@ -9,6 +9,14 @@ whitespace proposal value, `shouldAdvance` without `nextStep`, a wrong step —
 because the guards exist to fix those and say so in the turn record; a reply
 that fails here could not be guarded at all. `contract_problems` is the
 strict check the schema guard runs on the final, guarded result.
+
+Every string the model writes has a length cap (a model that ignores
+max_tokens must not fill the transcript with megabytes). Each cap is far
+above what the prompt asks for and above what ``MAX_TOKENS`` (1,200 tokens,
+about 5,000 characters) lets an honest reply write in that field, so only a
+misbehaving reply meets it; a proposal's value may be as long as a field the
+student types (``MAX_PROPOSAL_CHARS`` = the API's ``MAX_FIELD_CHARS``), since
+the offline coach proposes the student's own words.
 """
 
 from __future__ import annotations
@@ -17,7 +25,20 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["CoachAIResult", "ProposedUpdate", "StepId", "contract_problems"]
+__all__ = [
+    "MAX_ASSISTANT_TEXT_CHARS",
+    "MAX_NOTE_CHARS",
+    "MAX_PROPOSAL_CHARS",
+    "CoachAIResult",
+    "ProposedUpdate",
+    "StepId",
+    "contract_problems",
+]
+
+MAX_ASSISTANT_TEXT_CHARS = 6000
+MAX_PROPOSAL_CHARS = 5000
+# A rationale or a next question: one sentence is asked for.
+MAX_NOTE_CHARS = 1000
 
 StepId = Literal[
     "claim", "grounds", "warrant", "groundsBacking", "warrantBacking", "qualifier", "rebuttal"
@@ -30,9 +51,13 @@ class ProposedUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     field: StepId = Field(description="The step this text is for: always the current step.")
-    value: str = Field(description="The proposed text for the step. Never empty.")
+    value: str = Field(
+        max_length=MAX_PROPOSAL_CHARS, description="The proposed text for the step. Never empty."
+    )
     rationale: str | None = Field(
-        default=None, description="One sentence: why this wording, in the student's language."
+        default=None,
+        max_length=MAX_NOTE_CHARS,
+        description="One sentence: why this wording, in the student's language.",
     )
 
 
@@ -42,7 +67,8 @@ class CoachAIResult(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     assistantText: str = Field(
-        description="What the coach says to the student: 2-3 sentences, in the argument's language."
+        max_length=MAX_ASSISTANT_TEXT_CHARS,
+        description="What the coach says to the student: 2-3 sentences, in the argument's language.",
     )
     step: StepId = Field(description="The current step (the one the student is working on).")
     confidence: float | None = Field(
@@ -55,7 +81,9 @@ class CoachAIResult(BaseModel):
         default=None, description="Only when a proposal is warranted (see the rules)."
     )
     nextQuestion: str | None = Field(
-        default=None, description="One question that moves the student forward."
+        default=None,
+        max_length=MAX_NOTE_CHARS,
+        description="One question that moves the student forward.",
     )
     shouldAdvance: bool | None = Field(
         default=None, description="True when the step is done and the student can move on."

@@ -6,18 +6,22 @@ The endpoint forwards what this yields, one JSON object per line:
   message is stored (not for an empty message). A page whose turn fails
   sends this id back as ``retry_of`` when the student retries, and the
   server reuses the message rather than storing the words twice;
-- ``{"type": "delta", "text": <assistantText so far>}`` while the reply
-  streams. ``text`` is the whole text so far, not an increment: the page
-  replaces the bubble's text with it, so a lost or merged line cannot garble
-  the message. That is also why deltas can be paced: at most one per
-  ``DELTA_INTERVAL_S``, a newer one replacing one that had to wait;
+- ``{"type": "delta", "text": <characters to append>}`` while the reply
+  streams: only what ``assistantText`` gained since the previous delta, so a
+  reply of n characters costs O(n) bytes on the wire, not O(n²). The page
+  appends it to the bubble. Deltas are paced: at most one per
+  ``DELTA_INTERVAL_S``, a delta that has to wait absorbing the ones after it;
+  the result line carries the whole text, which the page shows last;
 - then ``{"type": "result", "result": <guarded CoachAIResult>, "message_id": <id>}``,
 - or one ``{"error": <code>, "detail": <text>, "user_message_id": <id|null>}``
   instead of the result:
   ``coach_step_mismatch`` (the page shows a stale step), ``coach_stream_failed``
   (the call failed after retries, or its stream broke off),
   ``coach_validation_failed`` (the reply does not parse, validate or survive
-  the schema guard), ``coach_empty_response`` (empty ``assistantText``).
+  the schema guard), ``coach_empty_response`` (empty ``assistantText``),
+  ``coach_reply_too_long`` (the reply passed ``LLM_MAX_REPLY_CHARS``: it was
+  cut off there), ``coach_timed_out`` (no complete reply within
+  ``LLM_DEADLINE_SECONDS``).
 
 Order of work: store the student's message (before anything can fail) and
 load the draft and transcript, in one transaction (`begin_turn`, which the
@@ -65,6 +69,8 @@ ERROR_CODES = (
     "coach_validation_failed",
     "coach_empty_response",
     "coach_step_mismatch",
+    "coach_reply_too_long",
+    "coach_timed_out",
 )
 
 # llm/ error codes -> the endpoint's. A cut-off or truncated reply is unusable
@@ -75,6 +81,8 @@ _LLM_ERRORS = {
     "stream_failed": "coach_stream_failed",
     "validation_failed": "coach_validation_failed",
     "truncated": "coach_validation_failed",
+    "too_large": "coach_reply_too_long",
+    "deadline_exceeded": "coach_timed_out",
 }
 
 
@@ -131,7 +139,7 @@ async def _ai_reply(
             system=system_prompt(argument.language), messages=messages
         ):
             if isinstance(item, TextDelta):
-                yield {"type": "delta", "text": item.text}
+                yield {"type": "delta", "text": item.added}
             elif isinstance(item, StreamDone):
                 reply = item.reply
                 out.append(
@@ -175,8 +183,11 @@ async def _offline_reply(
             ),
         )
     )
+    shown = 0
     for prefix in split_for_stream(result.assistantText):
-        yield {"type": "delta", "text": prefix}
+        if len(prefix) > shown:
+            yield {"type": "delta", "text": prefix[shown:]}
+            shown = len(prefix)
     out.append(_Reply(result=result, accounting=Accounting(model="offline")))
 
 

@@ -93,6 +93,14 @@ def _client_strings() -> dict[str, Any]:
             "coach_stream_failed": _("The coach's answer broke off."),
             "coach_validation_failed": _("The coach's answer could not be understood."),
             "coach_empty_response": _("The coach did not answer."),
+            "coach_reply_too_long": _(
+                "The coach's answer grew far too long, so it was stopped. Your message and "
+                "your draft are kept: try again, or ask in fewer words."
+            ),
+            "coach_timed_out": _(
+                "The coach took too long to answer, so it was stopped. Your message and your "
+                "draft are kept: try again in a moment."
+            ),
             "coach_step_mismatch": _(
                 "This argument moved on in another window; the page has been updated."
             ),

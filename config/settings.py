@@ -168,6 +168,12 @@ CHEAP_MODEL = os.environ.get("CHEAP_MODEL", "claude-haiku-5-5")
 TRIAL_MODEL = os.environ.get("TRIAL_MODEL", "claude-sonnet-5-5")
 LLM_TIMEOUT_SECONDS = float(os.environ.get("LLM_TIMEOUT_SECONDS", "60"))
 LLM_MAX_RETRIES = int(os.environ.get("LLM_MAX_RETRIES", "2"))
+# The whole of one model call, retries and streaming included: the timeout
+# above is per read, so a reply trickling in would otherwise never end.
+LLM_DEADLINE_SECONDS = float(os.environ.get("LLM_DEADLINE_SECONDS", "120"))
+# Longest model reply read, in characters; past it the reply is cut off and
+# the call fails. No call asks for more than 2,500 tokens (~10,000 characters).
+LLM_MAX_REPLY_CHARS = int(os.environ.get("LLM_MAX_REPLY_CHARS", "100000"))
 # USD per million tokens. Prices change: keep them here, not in code.
 LLM_PRICES = {
     "claude-haiku-5-5": {

@@ -238,7 +238,9 @@
       if (line.type === "delta") {
         bubble = bubble || addMessage("assistant", "");
         bubble.classList.add("streaming");
-        bubble.querySelector(".text").textContent = line.text;
+        // A delta carries only the new characters: append them (a text node
+        // each, so a long reply costs the page O(length), not O(length²)).
+        bubble.querySelector(".text").append(line.text);
       } else if (line.type === "result") {
         bubble = bubble || addMessage("assistant", "");
         bubble.classList.remove("streaming");
