@@ -21,6 +21,7 @@ from coach.api import MAX_MESSAGE_CHARS
 from coach.forms import ArgumentForm, SignUpForm
 from coach.models import Argument
 from coach.services import create_argument, draft_json
+from coach.steps import phrases_for
 
 __all__ = ["argument_detail", "argument_list", "argument_new", "signup"]
 
@@ -66,10 +67,15 @@ def argument_new(request: HttpRequest) -> HttpResponse:
 def _page_context(argument: Argument) -> dict[str, Any]:
     draft = draft_json(argument=argument)
     steps = draft["steps"]
+    for step in steps:
+        # A sentence names a step with its own noun phrase ("the grounds", "los datos").
+        step["the"] = phrases_for(step["id"], argument.language).the
     proposal = draft["pending_proposal"]
     if proposal:
-        labels = {step["id"]: step["label"] for step in steps}
-        proposal = {**proposal, "label": labels.get(proposal.get("field"), proposal.get("field"))}
+        by_id = {step["id"]: step for step in steps}
+        step = by_id.get(proposal.get("field"), {})
+        field = proposal.get("field")
+        proposal = {**proposal, "label": step.get("label", field), "the": step.get("the", field)}
     return {
         "argument": argument,
         "draft": draft,
