@@ -32,19 +32,35 @@ class TrialAdmin(ViewOnlyMixin, admin.ModelAdmin):
         "owner",
         "subject_short",
         "status",
+        "failure",
         "stopped_phase",
         "total_tokens",
         "cost_usd",
         "created_at",
     )
-    list_filter = ("status", ("owner", admin.RelatedOnlyFieldListFilter), "created_at")
+    list_filter = (
+        "status",
+        "failure",
+        ("owner", admin.RelatedOnlyFieldListFilter),
+        "created_at",
+    )
     search_fields = ("owner__username", "question", "query", "argument__title", "reason")
     list_select_related = ("owner", "argument")
     date_hierarchy = "created_at"
     fieldsets = (
         (
             None,
-            {"fields": ("owner", "argument_link", "question", "status", "stopped_phase", "reason")},
+            {
+                "fields": (
+                    "owner",
+                    "argument_link",
+                    "question",
+                    "status",
+                    "failure",
+                    "stopped_phase",
+                    "reason",
+                )
+            },
         ),
         ("Beside the argument's transcript", {"fields": ("query_text", "transcript")}),
         ("Phases", {"fields": ("phase1_json", "phase2_json", "phase3_json", "phase4_json")}),
@@ -72,6 +88,7 @@ class TrialAdmin(ViewOnlyMixin, admin.ModelAdmin):
         "argument_link",
         "question",
         "status",
+        "failure",
         "stopped_phase",
         "reason",
         "query_text",
@@ -135,7 +152,8 @@ class TrialAdmin(ViewOnlyMixin, admin.ModelAdmin):
             return "—"
         rows = format_html_join(
             "",
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+            "<td>{}</td></tr>",
             (
                 (
                     c.get("phase"),
@@ -145,15 +163,29 @@ class TrialAdmin(ViewOnlyMixin, admin.ModelAdmin):
                     f"{c.get('input_tokens', 0)} in / {c.get('output_tokens', 0)} out",
                     c.get("cost_usd"),
                     c.get("error") or "",
+                    _rejected_reply(c.get("reply_text") or ""),
                 )
                 for c in trial.calls
             ),
         )
         return format_html(
             "<table><thead><tr><th>phase</th><th>try</th><th>result</th><th>rules</th>"
-            "<th>tokens</th><th>USD</th><th>error</th></tr></thead><tbody>{}</tbody></table>",
+            "<th>tokens</th><th>USD</th><th>error</th><th>rejected reply</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
             rows,
         )
+
+
+def _rejected_reply(text: str) -> str:
+    """The model's rejected text, folded away: it can be long."""
+    if not text:
+        return "—"
+    return format_html(
+        '<details><summary>{} characters</summary><pre style="white-space: pre-wrap">{}'
+        "</pre></details>",
+        len(text),
+        text,
+    )
 
 
 def _phase_display(number: int):

@@ -10,6 +10,10 @@ What the server enforces, not the prompt:
   broken rule by its code; a second rejection ends the run (`failed`);
 - a model call that fails outright (API error after the SDK's retries, no
   key) ends the run at once: repeating it would only repeat the failure;
+- a failed run says why in one word (`ChainResult.failure`: the service did
+  not answer, the reply was rejected, no key, an internal error), which the
+  page turns into a sentence; the codes and rejected replies stay in the
+  call records, for instructors;
 - after phase 2 the circuit breaker may end the run (`terminated`) with no
   further call.
 """
@@ -36,6 +40,7 @@ __all__ = [
     "Ask",
     "CallRecord",
     "ChainResult",
+    "Failure",
     "repair_message",
     "run_chain",
 ]
@@ -47,6 +52,17 @@ MAX_ATTEMPTS = 2
 
 # LLMError codes that mean "the model answered, but badly": worth one repair.
 _REPAIRABLE = frozenset({"validation_failed", "truncated"})
+# A rejected reply is kept for instructors up to this many characters.
+MAX_KEPT_REPLY_CHARS = 8000
+
+
+class Failure:
+    """Why a run ended `failed` (stored in `Trial.failure`)."""
+
+    SERVICE_UNAVAILABLE = "service_unavailable"
+    REPLY_REJECTED = "reply_rejected"
+    NO_API_KEY = "no_api_key"
+    INTERNAL = "internal"
 
 
 class Ask(Protocol):
@@ -68,6 +84,8 @@ class CallRecord:
     cost_usd: Decimal = Decimal(0)
     latency_ms: float = 0.0
     model: str = ""
+    # The model's text when the reply was rejected, so instructors can read it.
+    reply_text: str = ""
 
     def as_json(self) -> dict[str, Any]:
         usage = self.usage or Usage()
@@ -84,6 +102,7 @@ class CallRecord:
             "cache_read_input_tokens": usage.cache_read_input_tokens,
             "cost_usd": str(self.cost_usd),
             "latency_ms": round(self.latency_ms),
+            "reply_text": self.reply_text[:MAX_KEPT_REPLY_CHARS],
         }
 
 
@@ -95,10 +114,13 @@ class ChainResult:
     reason: str = ""
     stopped_phase: int | None = None
     outputs: dict[int, dict[str, Any]] = field(default_factory=dict)
+    failure: str = ""
 
 
 class _PhaseFailed(Exception):
-    pass
+    def __init__(self, reason: str, *, failure: str) -> None:
+        super().__init__(reason)
+        self.failure = failure
 
 
 def repair_message(problems: tuple[Problem, ...]) -> str:
@@ -120,6 +142,8 @@ def _record(
     check: PhaseCheck | None = None,
 ) -> CallRecord:
     problems = check.problems if check else ()
+    accepted = check is not None and check.ok
+    text = reply.raw_text if reply else (error.raw_text if error else None)
     return CallRecord(
         phase=phase.number,
         attempt=attempt,
@@ -130,6 +154,7 @@ def _record(
         cost_usd=(reply.cost_usd if reply else (error.cost_usd if error else None)) or Decimal(0),
         latency_ms=reply.latency_ms if reply else 0.0,
         model=reply.model if reply else "",
+        reply_text="" if accepted else (text or ""),
     )
 
 
@@ -164,7 +189,9 @@ def _run_phase(
         except LLMError as error:
             if error.code not in _REPAIRABLE:
                 on_call(_record(phase=phase, attempt=attempt, error=error))
-                raise _PhaseFailed(_call_failed_reason(phase=phase, error=error)) from error
+                raise _PhaseFailed(
+                    _call_failed_reason(phase=phase, error=error), failure=_failure_of(error)
+                ) from error
             check, problems = _problems_of_failed_call(phase=phase, error=error, context=context)
             on_call(_record(phase=phase, attempt=attempt, error=error, check=check))
             raw_text = error.raw_text
@@ -186,8 +213,17 @@ def _run_phase(
     details = " ".join(p.message for p in problems)
     raise _PhaseFailed(
         f"Phase {phase.number} ({phase.tool}): the model's reply was rejected twice, "
-        f"the second time for breaking {rules}. {details}"
+        f"the second time for breaking {rules}. {details}",
+        failure=Failure.REPLY_REJECTED,
     )
+
+
+def _failure_of(error: LLMError) -> str:
+    if error.code == "unavailable":
+        return Failure.NO_API_KEY
+    if error.is_service_failure:
+        return Failure.SERVICE_UNAVAILABLE
+    return Failure.REPLY_REJECTED  # e.g. a reply far too large to read
 
 
 def _call_failed_reason(*, phase: Phase, error: LLMError) -> str:
@@ -240,6 +276,7 @@ def run_chain(
                     reason=str(failure),
                     stopped_phase=phase.number,
                     outputs=outputs,
+                    failure=getattr(failure, "failure", Failure.INTERNAL),
                 )
             on_phase(phase.number, output.model_dump(mode="json"))
         outputs[phase.number] = output.model_dump(mode="json")

@@ -40,6 +40,15 @@ FINISHED_STATUSES = frozenset(
 )
 
 
+class TrialFailure(models.TextChoices):
+    """Why a `failed` trial failed; its page turns this into a plain sentence."""
+
+    SERVICE_UNAVAILABLE = "service_unavailable", _("the AI service was unavailable")
+    REPLY_REJECTED = "reply_rejected", _("the AI's reply was rejected twice")
+    NO_API_KEY = "no_api_key", _("no API key")
+    INTERNAL = "internal", _("internal error")
+
+
 class TrialQuerySet(models.QuerySet):
     def for_user(self, user) -> TrialQuerySet:
         """Only this user's trials: every student page filters through here."""
@@ -66,8 +75,11 @@ class Trial(models.Model):
     status = models.CharField(
         max_length=12, choices=TrialStatus.choices, default=TrialStatus.PENDING, db_index=True
     )
-    # Why a terminated or failed trial stopped, and at which phase (1-4).
+    # Why a terminated or failed trial stopped, and at which phase (1-4). For a
+    # failed trial `reason` holds the details (rule codes, the service's error)
+    # for instructors; the student's page says `failure` in plain words.
     reason = models.TextField(blank=True, default="")
+    failure = models.CharField(max_length=20, choices=TrialFailure.choices, blank=True, default="")
     stopped_phase = models.PositiveSmallIntegerField(null=True, blank=True)
 
     phase1 = models.JSONField(null=True, blank=True)
@@ -108,6 +120,11 @@ class Trial(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in FINISHED_STATUSES
+
+    @property
+    def can_retry(self) -> bool:
+        """A failed trial runs again, from after its last saved phase (services.retry_trial)."""
+        return self.status == TrialStatus.FAILED
 
     @property
     def has_verdict(self) -> bool:

@@ -10,13 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from argumentation.toulmin_rules import TERMINATING_STRENGTHS
-from trials.models import Trial, TrialStatus
+from trials.models import Trial, TrialFailure, TrialStatus
 from trials.phases import PHASES, Phase
 
-__all__ = ["PhaseView", "TrialView", "present"]
+__all__ = ["FAILURE_MESSAGES", "PhaseView", "TrialView", "present"]
 
 # Box states, also used as CSS classes.
 DONE, RUNNING, WAITING, NOT_REACHED, FAILED, STOPPED = (
@@ -60,6 +61,37 @@ class TrialView:
     states: dict[str, str]
     stopped_component: str | None
     stopped_phase: PhaseView | None
+    # Why a failed trial failed, in plain words ("" unless it failed).
+    failure_message: str = ""
+
+
+# A failed trial's page says one of these, never a rule code or the
+# service's error (those are in the admin, for instructors).
+FAILURE_MESSAGES = {
+    TrialFailure.SERVICE_UNAVAILABLE: _(
+        "The AI service was unavailable (it was overloaded or could not be reached), so the "
+        "trial stopped. The phases already weighed are kept: retry in a few minutes and it "
+        "carries on from there."
+    ),
+    TrialFailure.REPLY_REJECTED: _(
+        "The AI's answer for this phase broke the court's rules twice, so it could not be "
+        "used. Retry to ask again; the phases already weighed are kept."
+    ),
+    TrialFailure.NO_API_KEY: _(
+        "The trial could not run: the site has no API key for the AI service. Once whoever "
+        "runs the site sets one, retry."
+    ),
+    TrialFailure.INTERNAL: _(
+        "The trial stopped on an unexpected error. Retry, and if it fails again, tell whoever "
+        "runs the site."
+    ),
+}
+
+
+def failure_message(trial: Trial) -> str:
+    if trial.status != TrialStatus.FAILED:
+        return ""
+    return str(FAILURE_MESSAGES.get(trial.failure) or FAILURE_MESSAGES[TrialFailure.INTERNAL])
 
 
 def _phase_state(trial: Trial, phase: Phase) -> str:
@@ -102,4 +134,5 @@ def present(trial: Trial) -> TrialView:
         states=states,
         stopped_component=stopped,
         stopped_phase=stopped_phase,
+        failure_message=failure_message(trial),
     )

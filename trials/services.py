@@ -23,7 +23,7 @@ from coach.models import Argument
 from coach.steps import STEPS
 from llm import api_key_configured, call_structured, make_client
 from trials.chain import KEY_NEEDED_REASON, CallRecord, ChainResult, run_chain
-from trials.models import Trial, TrialStatus
+from trials.models import Trial, TrialFailure, TrialStatus
 from trials.query import argument_query, question_query
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "TrialRefused",
     "claim_trial",
     "resume_stale_trials",
+    "retry_trial",
     "run_trial",
     "start_trial",
 ]
@@ -159,9 +160,36 @@ def _finish(trial_id: int, result: ChainResult) -> None:
     Trial.objects.filter(pk=trial_id).update(
         status=result.status,
         reason=result.reason,
+        failure=result.failure if result.status == TrialStatus.FAILED else "",
         stopped_phase=result.stopped_phase,
         finished_at=timezone.now(),
     )
+
+
+def retry_trial(*, trial_id: int, user) -> Trial:
+    """Run a failed trial of ``user``'s again, without retyping anything.
+
+    It carries on after its last saved phase (``run_chain`` re-validates and
+    reuses those); the calls already made stay in ``calls`` for instructors,
+    and the new ones are added after them.
+    """
+    from trials.background import enqueue_trial
+
+    with transaction.atomic():
+        trial = Trial.objects.for_user(user).select_for_update().filter(pk=trial_id).first()
+        if trial is None or not trial.can_retry:
+            raise TrialRefused("only a failed trial of yours can be retried")
+        Trial.objects.filter(pk=trial.pk).update(
+            status=TrialStatus.PENDING,
+            reason="",
+            failure="",
+            stopped_phase=None,
+            started_at=None,
+            finished_at=None,
+        )
+        transaction.on_commit(lambda: enqueue_trial(trial.pk))
+    trial.refresh_from_db()
+    return trial
 
 
 def run_trial(trial_id: int) -> Trial | None:
@@ -180,6 +208,7 @@ def run_trial(trial_id: int) -> Trial | None:
                 status=TrialStatus.FAILED,
                 reason=KEY_NEEDED_REASON,
                 stopped_phase=trial.running_phase,
+                failure=TrialFailure.NO_API_KEY,
             )
         else:
             client = make_client(
@@ -199,6 +228,7 @@ def run_trial(trial_id: int) -> Trial | None:
             status=TrialStatus.FAILED,
             reason=f"The trial stopped on an internal error ({type(exc).__name__}).",
             stopped_phase=Trial.objects.get(pk=trial_id).running_phase,
+            failure=TrialFailure.INTERNAL,
         )
     _finish(trial_id, result)
     return Trial.objects.get(pk=trial_id)

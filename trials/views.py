@@ -19,9 +19,9 @@ from llm import api_key_configured
 from trials.forms import QuestionForm
 from trials.models import Trial
 from trials.presenters import present
-from trials.services import TrialRefused, start_trial
+from trials.services import TrialRefused, retry_trial, start_trial
 
-__all__ = ["trial_ask", "trial_detail", "trial_list", "trial_start"]
+__all__ = ["trial_ask", "trial_detail", "trial_list", "trial_retry", "trial_start"]
 
 KEY_NEEDED = _("An Anthropic API key is needed to run a trial: set ANTHROPIC_API_KEY and restart.")
 
@@ -72,6 +72,21 @@ def trial_start(request: HttpRequest, argument_id: int) -> HttpResponse:
         messages.error(request, KEY_NEEDED)
         return redirect("trials:trial_list")
     trial = start_trial(user=request.user, argument=argument)
+    return redirect("trials:trial_detail", trial_id=trial.pk)
+
+
+@login_required
+@require_POST
+def trial_retry(request: HttpRequest, trial_id: int) -> HttpResponse:
+    """Run the student's failed trial again, from after its last saved phase."""
+    trial = get_object_or_404(Trial.objects.for_user(request.user), pk=trial_id)
+    if not api_key_configured():
+        messages.error(request, KEY_NEEDED)
+    else:
+        try:
+            retry_trial(trial_id=trial.pk, user=request.user)
+        except TrialRefused:
+            messages.error(request, _("Only a failed trial can be retried."))
     return redirect("trials:trial_detail", trial_id=trial.pk)
 
 
