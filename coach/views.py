@@ -34,12 +34,13 @@ def _get_argument_for_user(request: HttpRequest, argument_id: int) -> Argument:
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("coach:argument_list")
+        return redirect("dashboard")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("coach:argument_list")
+        # Their own page: where to start an argument, and later their classes.
+        return redirect("dashboard")
     return render(request, "registration/signup.html", {"form": form})
 
 

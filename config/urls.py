@@ -5,6 +5,8 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("me/", views.dashboard, name="dashboard"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -104,7 +104,7 @@ def test_it_signs_up_a_student_and_signs_them_in(client: Client) -> None:
         {"username": "cleo", "password1": "a-long-enough-pass", "password2": "a-long-enough-pass"},
     )
     assert response.status_code == 302
-    assert response["Location"] == reverse("coach:argument_list")
+    assert response["Location"] == reverse("dashboard")
     user = get_user_model().objects.get(username="cleo")
     assert not user.is_staff
     assert client.get(reverse("coach:argument_list")).context["user"] == user

@@ -9,9 +9,10 @@ def test_it_says_what_the_product_is(client: Client) -> None:
     assert "Toulmin" in body
 
 
-def test_it_links_to_the_coach_debates_and_admin(client: Client) -> None:
+def test_it_links_to_the_coach_and_debates(client: Client) -> None:
+    # The admin link is for staff only (tests/config/test_landing.py).
     body = client.get("/").content.decode()
-    for href in ('href="/coach/"', 'href="/debates/"', 'href="/admin/"'):
+    for href in ('href="/coach/"', 'href="/debates/"'):
         assert href in body
 
 
