@@ -101,6 +101,7 @@ def bench_env(*, tmp: Path, fake_url: str) -> dict[str, str]:
         SECRET_KEY=env.get("SECRET_KEY") or "insecure-bench-only-key",
         ALLOWED_HOSTS="127.0.0.1",
         SECURE_COOKIES="0",
+        SECURE_SSL_REDIRECT="0",
         SERVE_STATIC="0",
         LOG_LEVEL="WARNING",
         ANTHROPIC_API_KEY="sk-ant-bench-key",

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "csp",
     "django_htmx",
     "template_partials",
     "coach",
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -141,6 +143,45 @@ SERVE_STATIC = env_bool("SERVE_STATIC", default=DEBUG)
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+# --- HTTPS and browser security headers -------------------------------------
+# With DEBUG off, `manage.py check --deploy` passes on these defaults: plain
+# http is redirected to https and browsers are told to use https for a year.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+# Load balancers and uptime probes ask for /healthz over plain http.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=True)
+# Behind a proxy that terminates TLS, Django sees plain http and would redirect
+# forever: name the header the proxy sets, e.g. "HTTP_X_FORWARDED_PROTO,https".
+# Opt-in only, since trusting the header from a client that reaches the site
+# directly would let it claim https.
+if proxy_header := os.environ.get("SECURE_PROXY_SSL_HEADER", "").strip():
+    header_name, _, header_value = proxy_header.partition(",")
+    if not header_name.strip() or not header_value.strip():
+        raise ImproperlyConfigured(
+            "SECURE_PROXY_SSL_HEADER must look like HTTP_X_FORWARDED_PROTO,https"
+        )
+    SECURE_PROXY_SSL_HEADER = (header_name.strip(), header_value.strip())
+
+# Content-Security-Policy (django-csp): scripts, styles and connections only
+# from this site, no inline script or style, no plugins, no framing. Every
+# page's script is a static file and its data an application/json block.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # --- Redis and Celery -------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")

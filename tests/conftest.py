@@ -10,6 +10,18 @@ def redis_url() -> str:
     return require_redis_url()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _plain_http_in_tests() -> None:
+    """Tests speak plain http (test client, uvicorn on loopback): no https redirect.
+
+    The settings redirect to https whenever DEBUG is off, as production should;
+    tests/config/test_deploy_checks.py checks that default in a real process.
+    """
+    from django.conf import settings
+
+    settings.SECURE_SSL_REDIRECT = False
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
     """On SQLite, test in a file of this run rather than in shared-cache memory.
