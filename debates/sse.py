@@ -37,7 +37,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 
 from debates.events import DEBATE_ERROR, DEBATE_RESUMED, TERMINAL_EVENTS, events_channel
 from debates.models import FINISHED_STATUSES, Debate, DebateEvent
-from debates.visibility import visible_debates
+from debates.visibility import avisible_debates
 
 __all__ = [
     "KEEPALIVE",
@@ -229,7 +229,7 @@ async def _has_terminal_up_to(*, debate_id: int, seq: int) -> bool:
 async def debate_events(request: HttpRequest, pk: int) -> HttpResponse:
     """The SSE endpoint. 204 tells EventSource to stop reconnecting to a finished log."""
     user = await request.auser()
-    if not await visible_debates(user).filter(pk=pk).aexists():
+    if not await (await avisible_debates(user)).filter(pk=pk).aexists():
         raise Http404("No such debate")
     after_seq = parse_last_event_id(
         request.headers.get("Last-Event-ID") or request.GET.get("last_event_id")

@@ -9,6 +9,7 @@ from html import unescape
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 
 from debates import services
 from debates.models import Debate, DebateStatus, Persona, StopReason
@@ -72,6 +73,8 @@ def test_it_lets_staff_see_every_debate(client, grace) -> None:
     staff = get_user_model().objects.create_user(
         "ins", password="a-long-enough-pass", is_staff=True
     )
+    # Staff status alone is not enough (tests/debates/test_visibility.py).
+    staff.user_permissions.add(Permission.objects.get(codename="view_debate"))
     client.force_login(staff)
     assert theirs.topic in page_text(client.get("/debates/"))
 
