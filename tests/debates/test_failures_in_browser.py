@@ -1,0 +1,74 @@
+"""A debate the AI service could not serve, in Chromium: the plain sentence, then Retry.
+
+The debate first runs against an overloaded fake server (529 for every
+attack call) and fails; the live page says so and offers Retry. Once the
+fake answers again, Retry resumes the debate in the server's background
+thread and the same page follows it to its end.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connections
+
+from debates.models import Debate, DebateStatus
+from debates.orchestrator import run_debate
+from tests.browser import sign_in
+from tests.debates.factories import make_debate
+from tests.debates.pages_support import ensure_default_personas
+from tests.debates.test_failures import OverloadedFor
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PASSWORD = "a-long-enough-pass"
+
+
+def run_in_thread(debate_id: int) -> None:
+    def run() -> None:
+        try:
+            run_debate(debate_id=debate_id)
+        finally:
+            connections.close_all()
+
+    runner = threading.Thread(target=run)
+    runner.start()
+    runner.join()
+
+
+def test_it_shows_the_failure_in_words_and_resumes_on_retry(
+    live_asgi, page, fake_anthropic, settings
+) -> None:
+    settings.REDIS_URL = ""  # the embedded mode: a thread runs the retried debate
+    settings.DEBATE_SSE_POLL_SECONDS = 0.05
+    settings.LLM_MAX_RETRIES = 0
+    ensure_default_personas()
+    ada = get_user_model().objects.create_user("ada", password=PASSWORD)
+    responder = OverloadedFor("PersonaAttacks")
+    fake_anthropic.responder = responder
+    debate = make_debate(personas=2, rounds=1)
+    Debate.objects.filter(pk=debate.pk).update(creator=ada)
+    run_in_thread(debate.pk)
+    assert Debate.objects.get(pk=debate.pk).status == DebateStatus.FAILED
+
+    sign_in(page, live_asgi, "ada", PASSWORD)
+    page.goto(f"{live_asgi.url}/debates/{debate.pk}/live/")
+    outcome = page.locator("[data-field=outcome]")
+    outcome.wait_for()
+    assert "The AI service was unavailable" in outcome.inner_text()
+    assert "529" not in page.locator("main").inner_text()
+    retry = page.get_by_role("button", name="Retry the debate")
+    assert retry.is_visible()
+
+    responder.down = False
+    retry.click()
+    page.wait_for_url(f"**/debates/{debate.pk}/live/")
+    page.wait_for_function(
+        "() => document.querySelector('[data-field=status]').textContent.trim() === 'done'",
+        timeout=30_000,
+    )
+    assert outcome.is_visible() and not retry.is_visible()
+    assert "failed" not in (outcome.get_attribute("class") or "")
+    assert Debate.objects.get(pk=debate.pk).status == DebateStatus.DONE
