@@ -14,6 +14,7 @@ from django.http import QueryDict
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from argumentation.cruxes import natural_key
 from debates import events, services
 from debates.forms import MAX_PERSONAS, MIN_PERSONAS
 from debates.graph import snapshot
@@ -38,6 +39,7 @@ from debates.svg import GraphEdge, GraphNode, render_graph_svg
 
 __all__ = [
     "call_count",
+    "camp_matrix",
     "client_strings",
     "failure_message",
     "persona_failures",
@@ -352,9 +354,9 @@ def result_context(*, debate: Debate) -> dict[str, Any]:
         "mode": "result",
         "output": output,
         "common_ground": rows(output.get("commonGround")),
-        "camps": _camps(output, rows=rows),
-        "folded_camps": max(0, len(output.get("camps") or []) - OPEN_CAMPS),
-        "disputed": rows(output.get("disputed")),
+        **camp_matrix(
+            camps=output.get("camps") or [], common_ground=output.get("commonGround"), rows=rows
+        ),
         "failure_message": failure_message(debate=debate)
         if debate.status == DebateStatus.FAILED
         else "",
@@ -379,20 +381,27 @@ def result_context(*, debate: Debate) -> dict[str, Any]:
     }
 
 
-#: Camps shown open on the result page; the rest are folded away.
-OPEN_CAMPS = 3
+def camp_matrix(*, camps: list[list[str]], common_ground: list[str] | None, rows) -> dict[str, Any]:
+    """The camps as one table instead of one near-identical list per camp.
 
-
-def _camps(output: dict[str, Any], *, rows) -> list[dict[str, Any]]:
-    """Each camp as what it holds beyond the common ground (every camp holds that)."""
-    common = set(output.get("commonGround") or [])
-    return [
-        {
-            "number": number,
-            "size": len(camp),
-            "beyond": rows([key for key in camp if key not in common]),
-            "folded": number > OPEN_CAMPS,
-            "starts_fold": number == OPEN_CAMPS + 1,
-        }
-        for number, camp in enumerate(output.get("camps") or [], start=1)
-    ]
+    What every camp holds is said once (``shared``: beyond the common ground,
+    which the page shows above it); the rest (``disputed``: in some camp but
+    not in every one) are the table's rows, one column per camp. ``rows`` maps
+    argument keys to their rows, skipping unknown keys.
+    """
+    members = [set(camp) for camp in camps]
+    every = set.intersection(*members) if members else set()
+    common = set(common_ground or [])
+    seen: dict[str, None] = {}
+    for camp in camps:
+        seen.update(dict.fromkeys(camp))
+    disputed = sorted((key for key in seen if key not in every), key=natural_key)
+    return {
+        "camps": [{"number": n, "size": len(camp)} for n, camp in enumerate(camps, start=1)],
+        "shared": rows(sorted((key for key in every if key not in common), key=natural_key)),
+        "disputed": rows(disputed),
+        "matrix": [
+            {"argument": argument, "cells": [argument.key in camp for camp in members]}
+            for argument in rows(disputed)
+        ],
+    }

@@ -268,7 +268,7 @@ def test_it_shows_common_ground_camps_cruxes_and_the_graph(client, ada, fake_ant
     for key in output["commonGround"]:
         assert claims[key] in text
     for number in range(1, len(output["camps"]) + 1):
-        assert f"Camp {number} (" in text
+        assert f"Camp {number}<" in text
     for crux in output["cruxes"]:
         assert crux["assumption"] in text and crux["settlingQuestion"] in text
     assert debate.get_stop_reason_display() in text
