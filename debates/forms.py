@@ -5,6 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from debates.models import (
@@ -27,6 +29,14 @@ MIN_BUDGET_USD = Decimal("0.01")
 MAX_BUDGET_USD = Decimal("50.00")
 
 
+def _rounds_help() -> str:
+    # Says the limits, so that 8 is refused with a reason rather than quietly made 5.
+    return gettext(
+        "Attack rounds after the opening arguments: from %(low)d to %(high)d. "
+        "The debate may stop earlier."
+    ) % {"low": MIN_ROUNDS, "high": MAX_ROUNDS}
+
+
 class DebateForm(forms.Form):
     topic = forms.CharField(
         label=_("Topic"),
@@ -46,7 +56,15 @@ class DebateForm(forms.Form):
         min_value=MIN_ROUNDS,
         max_value=MAX_ROUNDS,
         initial=DEFAULT_ROUNDS,
-        help_text=_("Attack rounds after the opening arguments; the debate may stop earlier."),
+        help_text=lazy(_rounds_help, str)(),
+        error_messages={
+            "max_value": _(
+                "At most %(limit_value)s rounds: each round costs more and a debate rarely "
+                "settles more after that. Pick %(limit_value)s or fewer."
+            ),
+            "min_value": _("At least %(limit_value)s round is needed."),
+            "invalid": _("Rounds must be a whole number."),
+        },
     )
     budget_usd = forms.DecimalField(
         label=_("Budget (USD)"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import QueryDict
 from django.urls import reverse
@@ -16,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from argumentation.cruxes import natural_key
 from debates import events, services
-from debates.forms import MAX_PERSONAS, MIN_PERSONAS
+from debates.forms import MAX_PERSONAS, MIN_PERSONAS, DebateForm
 from debates.graph import snapshot
 from debates.models import (
     DEFAULT_BUDGET_USD,
@@ -116,6 +117,8 @@ def estimate_from(*, data: QueryDict | dict[str, Any]) -> dict[str, Any]:
             "reason": _("Pick between %(low)d and %(high)d personas to see an estimate.")
             % {"low": MIN_PERSONAS, "high": MAX_PERSONAS},
         }
+    if error := _rounds_error(_first(data, "max_rounds")):
+        return {"ready": False, "reason": error}
     cost = services.estimate_cost(personas=personas, rounds=rounds)
     return {
         "ready": True,
@@ -126,6 +129,17 @@ def estimate_from(*, data: QueryDict | dict[str, Any]) -> dict[str, Any]:
         "budget": budget,
         "over_budget": budget is not None and cost > budget,
     }
+
+
+def _rounds_error(value: Any) -> str | None:
+    """The form's own words about this many rounds: the estimate never caps them quietly."""
+    if value is None or str(value).strip() == "":
+        return None
+    try:
+        DebateForm.base_fields["max_rounds"].clean(value)
+    except ValidationError as error:
+        return " ".join(error.messages)
+    return None
 
 
 def _first(data: QueryDict | dict[str, Any], key: str) -> Any:
