@@ -429,7 +429,7 @@ def _propose(turn: OfflineTurn, value: str, *, confidence_ok: float, lead: str) 
 
 
 def _open_step(turn: OfflineTurn) -> CoachAIResult:
-    parts = [_say(turn, "open"), _HINTS[turn.step][turn.language][0]]
+    parts = [_say(turn, "open"), _from(turn, _HINTS)]
     if turn.draft_text.strip():
         parts.append(_say(turn, "draft_note", text=turn.draft_text.strip()))
     return _result(turn, " ".join(parts))
