@@ -156,10 +156,24 @@ def _quoted(words: tuple[str, ...]) -> str:
 
 
 # Strings are stripped first, then their length is checked (see module docstring).
-NonEmptyText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
-Text10 = Annotated[str, StringConstraints(strip_whitespace=True, min_length=10)]
-Text20 = Annotated[str, StringConstraints(strip_whitespace=True, min_length=20)]
-Text50 = Annotated[str, StringConstraints(strip_whitespace=True, min_length=50)]
+# Upper bounds too: a model that ignores max_tokens must not get a megabyte into a
+# trial. Each cap is far above what the prompts ask for and above what a phase's
+# max_tokens (2,000, about 8,000 characters for the whole reply) lets an honest
+# reply put in one field, so only a misbehaving reply meets it.
+MAX_TEXT_CHARS = 2000
+MAX_ITEMS = 12  # facts, citations, exceptions, counterexamples
+NonEmptyText = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_TEXT_CHARS)
+]
+Text10 = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=10, max_length=MAX_TEXT_CHARS)
+]
+Text20 = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=20, max_length=MAX_TEXT_CHARS)
+]
+Text50 = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=50, max_length=MAX_TEXT_CHARS)
+]
 
 
 def qualifier_range_error(*, degree: QualifierForce, confidence_pct: int) -> str | None:
@@ -209,8 +223,12 @@ class Data(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    facts: list[NonEmptyText] = Field(min_length=1, description="At least one fact.")
-    citations: list[Citation] = Field(min_length=1, description="At least one citation.")
+    facts: list[NonEmptyText] = Field(
+        min_length=1, max_length=MAX_ITEMS, description="At least one fact."
+    )
+    citations: list[Citation] = Field(
+        min_length=1, max_length=MAX_ITEMS, description="At least one citation."
+    )
     evidence_type: EvidenceType
 
 
@@ -248,7 +266,9 @@ class Backing(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     authority: Text10 = Field(description="At least 10 characters.")
-    citations: list[Citation] = Field(min_length=1, description="At least one citation.")
+    citations: list[Citation] = Field(
+        min_length=1, max_length=MAX_ITEMS, description="At least one citation."
+    )
     strength: StrengthLevel
 
 
@@ -257,8 +277,12 @@ class Rebuttal(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    exceptions: list[NonEmptyText] = Field(min_length=1, description="At least one exception.")
-    counterexamples: list[NonEmptyText] = Field(description="May be an empty list.")
+    exceptions: list[NonEmptyText] = Field(
+        min_length=1, max_length=MAX_ITEMS, description="At least one exception."
+    )
+    counterexamples: list[NonEmptyText] = Field(
+        max_length=MAX_ITEMS, description="May be an empty list."
+    )
     strength: StrengthLevel
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from pydantic import BaseModel
 
@@ -150,6 +151,8 @@ class CallRunner:
                 output_model=spec.output_model,
                 max_tokens=spec.max_tokens,
                 prices=prices,
+                deadline_s=settings.LLM_DEADLINE_SECONDS,
+                max_reply_chars=settings.LLM_MAX_REPLY_CHARS,
             )
         except LLMError as error:
             return None, error, (time.perf_counter() - started) * 1000.0

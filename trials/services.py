@@ -125,6 +125,8 @@ def _ask(client):
             output_model=output_model,
             max_tokens=PHASE_MAX_TOKENS,
             prices=settings.LLM_PRICES,
+            deadline_s=settings.LLM_DEADLINE_SECONDS,
+            max_reply_chars=settings.LLM_MAX_REPLY_CHARS,
         )
 
     return ask
