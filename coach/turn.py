@@ -169,7 +169,9 @@ async def _offline_reply(
 ) -> AsyncIterator[dict[str, Any]]:
     """The offline coach's reply, "streamed" a sentence at a time like the AI's."""
     argument = state.argument
-    result = offline_reply(
+    # Off the event loop: the first reply of a process loads the word lists (about a
+    # second), and no other student's stream should wait for that.
+    result = await sync_to_async(offline_reply, thread_sensitive=False)(
         OfflineTurn(
             step=argument.current_step,
             language=argument.language,
