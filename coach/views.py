@@ -115,6 +115,14 @@ def _client_strings() -> dict[str, Any]:
                 "You have been signed out. Sign in again in another tab, then retry."
             ),
             "generic": _("Something went wrong. Your message is kept; try again."),
+            # Refusals (4xx) a student can meet: said here, in the page's language.
+            # Any other refusal shows the server's own `detail` sentence.
+            "empty_value": _("The text is empty: write something, or reject the proposal."),
+            "no_pending_proposal": _(
+                "There is no proposal to decide on any more; the page has been updated."
+            ),
+            "argument_complete": _("This argument is already complete."),
+            "not_found": _("This argument no longer exists, or is not yours."),
         },
         # {count} and {limit} are filled in by coach.js as the student types.
         "counter": _("{count} of {limit} characters"),

@@ -303,6 +303,8 @@
     } catch (error) {
       setBusy(false);
       showError(error, () => decide(action, value));
+      // The proposal was decided elsewhere (another tab): show the draft as it is.
+      if (error.code === "no_pending_proposal" || error.code === "argument_complete") await refresh();
     }
   }
 
