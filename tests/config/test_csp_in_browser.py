@@ -1,0 +1,142 @@
+"""The main pages break none of the Content-Security-Policy's rules in a real browser.
+
+The policy (config/settings.py) allows scripts, styles and connections from
+the site only: an inline <script>, a style="" attribute, an on* handler, the
+<style> htmx would add, or a call to eval anywhere on these pages would be
+refused by Chromium, which reports it on the console and as a
+`securitypolicyviolation` event. The test collects both while it takes each
+page through the work it exists for (a coach turn, a trial's phases arriving,
+a debate's replay and live view, the instructor's admin).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from debates.models import Debate
+from tests.browser import sign_in
+from tests.debates.pages_support import ensure_default_personas, finished_debate
+from tests.fakes.anthropic_wire import Reply
+from tests.trials import phase_data
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PASSWORD = "a-long-enough-pass"
+# Runs in every document before its own scripts, so no violation goes unseen.
+LISTEN = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`);
+});
+"""
+
+
+class Violations:
+    def __init__(self, page) -> None:
+        self.page = page
+        self.console: list[str] = []
+        page.add_init_script(LISTEN)
+        page.on("console", self._console)
+
+    def _console(self, message) -> None:
+        if "Content Security Policy" in message.text:
+            self.console.append(f"{self.page.url}: {message.text}")
+
+    def check(self) -> None:
+        events = self.page.evaluate("window.__cspViolations || []")
+        assert (self.console, events) == ([], []), self.page.url
+
+
+def test_it_breaks_no_content_security_rule_on_the_main_pages(
+    live_asgi, page, fake_anthropic, settings
+) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # trials run in a thread of the server
+    ensure_default_personas()
+    ada = get_user_model().objects.create_user("ada", password=PASSWORD)
+    get_user_model().objects.create_superuser("ines", password=PASSWORD)
+    debate = finished_debate(fake_anthropic, creator=ada, in_thread=True)
+    assert debate.is_finished
+    fake_anthropic.responder = None
+    violations = Violations(page)
+
+    page.goto(f"{live_asgi.url}/")
+    violations.check()
+    sign_in(page, live_asgi, "ada", PASSWORD)
+    violations.check()
+
+    # The coach: a page with its script, a streamed turn, htmx swaps.
+    fake_anthropic.enqueue(
+        Reply.json({"assistantText": "What would you like to argue about?", "step": "claim"}),
+        Reply.json(
+            {
+                "assistantText": "A clear position. Here is a tighter wording.",
+                "step": "claim",
+                "confidence": 0.9,
+                "proposedUpdate": {
+                    "field": "claim",
+                    "value": "City centres should be closed to private cars.",
+                    "rationale": "It names what changes and where.",
+                },
+            }
+        ),
+    )
+    page.goto(f"{live_asgi.url}/coach/new/")
+    page.get_by_label("Title").fill("Cars")
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_selector("#transcript .msg-assistant:not(.streaming)")
+    page.get_by_label("Your message").fill("Cities should close their centres to cars.")
+    page.get_by_role("button", name="Send").click()
+    page.wait_for_selector("#proposal button", state="visible")
+    violations.check()
+
+    # A trial: the page polls with htmx and swaps each phase in.
+    fake_anthropic.enqueue(
+        *(
+            Reply.json(output)
+            for output in (
+                phase_data.phase1(),
+                phase_data.phase2(),
+                phase_data.phase3(),
+                phase_data.phase4(),
+            )
+        )
+    )
+    page.goto(f"{live_asgi.url}/trials/ask/")
+    page.get_by_label("Your question or claim").fill("Should cities replace car lanes?")
+    page.get_by_role("button", name="Start the trial").click()
+    page.locator(".verdict .final").wait_for()
+    violations.check()
+
+    # Debates: the history, the form's live estimate, the result, replay and live.
+    page.goto(f"{live_asgi.url}/debates/")
+    page.goto(f"{live_asgi.url}/debates/new/")
+    page.locator("#new-debate-form input[type=number]").first.fill("4")
+    page.wait_for_load_state("networkidle")
+    violations.check()
+    page.goto(f"{live_asgi.url}/debates/{debate.pk}/")
+    violations.check()
+    openings = list(debate.arguments.filter(round=0).order_by("id").values_list("key", "claim"))
+    assert openings
+    page.goto(f"{live_asgi.url}/debates/{debate.pk}/replay/")
+    page.get_by_role("button", name="Jump to the end").click()
+    # The opening arguments' words are on the page, not only their number.
+    shown = page.locator("[data-field=openings] .opening")
+    assert [
+        (i.locator(".arg-key").inner_text(), i.locator(".claim").inner_text()) for i in shown.all()
+    ] == openings
+    violations.check()
+    page.goto(f"{live_asgi.url}/debates/{debate.pk}/live/")
+    page.wait_for_selector("[data-field=outcome]:not([hidden])")
+    assert (
+        page.locator("[data-field=openings] .opening .claim").first.inner_text() == openings[0][1]
+    )
+    violations.check()
+
+    # The instructor's admin, with its own scripts and styles.
+    page.context.clear_cookies()
+    sign_in(page, live_asgi, "ines", PASSWORD)
+    for path in ("/admin/", "/admin/debates/debate/", f"/admin/debates/debate/{debate.pk}/change/"):
+        page.goto(f"{live_asgi.url}{path}")
+        violations.check()
+    assert Debate.objects.filter(pk=debate.pk).exists()
