@@ -88,26 +88,6 @@
     field("openings-empty").hidden = target.children.length > 0;
   }
 
-  // The opening arguments themselves, not only how many there are: who said what.
-  function showOpenings(list) {
-    const target = field("openings");
-    if (!target) return;
-    for (const argument of list || []) {
-      const item = el("li", "opening");
-      item.dataset.argumentId = String(argument.id);
-      const head = el("p", "opening-head");
-      head.append(el("span", "arg-key", argument.id), el("span", "speaker", argument.speaker));
-      item.append(head, el("p", "claim", argument.claim));
-      if ((argument.premises || []).length) {
-        const premises = el("ul", "premises muted small");
-        for (const premise of argument.premises) premises.append(el("li", "", premise));
-        item.append(premises);
-      }
-      target.append(item);
-    }
-    field("openings-empty").hidden = target.children.length > 0;
-  }
-
   function setAttackStatus(item, attack) {
     const badge = item.querySelector(".vstatus");
     const status = attack.status || "pending";
@@ -177,7 +157,6 @@
     },
     arguments_submitted(p) {
       addArguments(p.arguments);
-      showOpenings(p.arguments);
       showOpenings(p.arguments);
       setRound(0);
       setStage(strings.stages.attacks);
