@@ -71,6 +71,10 @@ def test_it_says_the_service_was_unavailable_and_retries_without_retyping(
         assert internal not in text
     assert reverse("trials:trial_retry", args=[trial.pk]) in text
     assert "csrfmiddlewaretoken" in text
+    # Instructors see what the service said, and the code.
+    teacher = get_user_model().objects.create_superuser("teacher", password="x" * 12)
+    admin_page = signed_in(teacher).get(reverse("admin:trials_trial_change", args=[trial.pk]))
+    assert "call_failed" in admin_page.content.decode() and "529" in admin_page.content.decode()
 
     # Retry: the same trial runs again from phase 2; phase 1 is not asked twice.
     fake_anthropic.enqueue(Reply.json(phase_data.phase2(warrant_strength="weak")))
