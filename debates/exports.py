@@ -33,14 +33,18 @@ def debate_iccma23(*, debate: Debate) -> str:
     return write_iccma23(build_framework(load_state(debate)))
 
 
-def debate_json(*, debate: Debate) -> dict[str, Any]:
-    """Everything about one debate as JSON-ready data (money as decimal strings)."""
+def debate_json(*, debate: Debate, ledger: bool = True) -> dict[str, Any]:
+    """Everything about one debate as JSON-ready data (money as decimal strings).
+
+    ``ledger=False`` leaves out the per-call ledger (tokens, request hashes,
+    error codes): instructor detail. The debate's total cost stays in.
+    """
     framework = build_framework(load_state(debate))
     arguments = debate.arguments.select_related("speaker").order_by("id")
     attacks = debate.attacks.select_related(
         "speaker", "from_argument", "to_argument", "validation"
     ).order_by("id")
-    return {
+    data = {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
         "debate": {
@@ -79,7 +83,9 @@ def debate_json(*, debate: Debate) -> dict[str, Any]:
                 "seq", "type", "payload", "created_at"
             )
         ],
-        "calls": [
+    }
+    if ledger:
+        data["calls"] = [
             {
                 "stage": call.stage,
                 "persona": call.persona.name if call.persona_id else None,
@@ -96,8 +102,8 @@ def debate_json(*, debate: Debate) -> dict[str, Any]:
                 "error_code": call.error_code,
             }
             for call in debate.llm_calls.select_related("persona").order_by("id")
-        ],
-    }
+        ]
+    return data
 
 
 def _money(value: Decimal | None) -> str | None:

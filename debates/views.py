@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from debates import exports, presenters, services
 from debates.forms import DebateFilterForm, DebateForm
 from debates.models import Debate
-from debates.visibility import visible_debates
+from debates.visibility import sees_every_debate, visible_debates
 from llm import api_key_configured
 
 __all__ = [
@@ -155,7 +155,9 @@ def debate_graph_svg(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def debate_export_json(request: HttpRequest, pk: int) -> JsonResponse:
     debate = _debate_for(request, pk)
-    response = JsonResponse(exports.debate_json(debate=debate), json_dumps_params={"indent": 2})
+    # Students get the debate and its total cost; the per-call token ledger is instructors'.
+    data = exports.debate_json(debate=debate, ledger=sees_every_debate(request.user))
+    response = JsonResponse(data, json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="debate-{debate.pk}.json"'
     return response
 

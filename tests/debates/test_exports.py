@@ -70,11 +70,22 @@ def test_it_exports_the_whole_debate_as_json(client, debate) -> None:
         t.pk for t in validated
     }
     assert [e["seq"] for e in data["events"]] == list(range(1, debate.events.count() + 1))
-    assert len(data["calls"]) == debate.llm_calls.count()
+    assert "calls" not in data  # the per-call token ledger is instructor detail
     assert data["output"] == debate.output
     framework = build_framework(load_state(debate))
     assert set(data["framework"]["arguments"]) == set(framework.arguments)
     assert {tuple(edge) for edge in data["framework"]["attacks"]} == set(framework.attacks)
+
+
+def test_it_gives_instructors_the_call_ledger_in_the_json_export(client, debate) -> None:
+    tess = get_user_model().objects.create_user(
+        "tess", password="a-long-enough-pass", is_staff=True, is_superuser=True
+    )
+    client.force_login(tess)
+    data = json.loads(client.get(f"/debates/{debate.pk}/export.json").content)
+    calls = debate.llm_calls.all()
+    assert len(data["calls"]) == len(calls) > 0
+    assert sum(c["input_tokens"] for c in data["calls"]) == sum(c.input_tokens for c in calls)
 
 
 def test_it_serves_the_graph_as_a_standalone_svg(client, debate) -> None:
