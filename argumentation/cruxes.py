@@ -92,9 +92,17 @@ class DebateOutcome:
 
 
 def natural_key(value: Hashable) -> tuple[Any, ...]:
-    """Sort "A2" before "A10": digit runs compare as numbers."""
-    parts = re.split(r"(\d+)", str(value))
-    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in parts)
+    """Sort "A2" before "A10": runs of ASCII digits compare as numbers.
+
+    Compared by length, then text, never through ``int``: a name may hold
+    "²" (``isdigit`` but not ``int``) or a run too long for ``int`` to read.
+    """
+    parts = re.split(r"([0-9]+)", str(value))
+    return tuple(
+        (0, len(digits), digits) if part.isascii() and part.isdigit() else (1, part)
+        for part in parts
+        for digits in [part.lstrip("0")]
+    )
 
 
 def _sorted(members: Iterable[Hashable]) -> tuple[Hashable, ...]:

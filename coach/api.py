@@ -43,6 +43,8 @@ from coach.services import (
     save_typed_field,
 )
 from coach.turn_store import TurnState, begin_turn
+from untrusted import JSONInputError, loads_json, parse_id, text_problem
+from untrusted.forms import UNSTORABLE_TEXT
 
 __all__ = ["MAX_MESSAGE_CHARS", "api_argument", "api_coach", "api_draft", "api_proposal"]
 
@@ -73,9 +75,9 @@ def _not_found() -> JsonResponse:
 
 def _json_body(request: HttpRequest) -> dict[str, Any]:
     try:
-        body = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError) as error:
-        raise BadRequest("bad_json", "the body is not JSON") from error
+        body = loads_json(request.body or b"{}")
+    except JSONInputError as error:
+        raise BadRequest("bad_json", str(error)) from error
     if not isinstance(body, dict):
         raise BadRequest("bad_json", "the body must be a JSON object")
     return body
@@ -89,6 +91,8 @@ def _text(body: dict[str, Any], key: str, *, limit: int, required: bool = True) 
         raise BadRequest(
             f"{key}_too_long", too_long_detail(key=key, limit=limit, length=len(value))
         )
+    if text_problem(value) is not None:
+        raise BadRequest("unstorable_text", str(UNSTORABLE_TEXT))
     return value
 
 
@@ -116,7 +120,7 @@ def _optional_id(body: dict[str, Any], key: str) -> int | None:
     value = body.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if not isinstance(value, int) or parse_id(value) is None:
         raise BadRequest(f"bad_{key}", f"{key} must be a message id")
     return value
 
@@ -152,13 +156,11 @@ def _turn_request(body: dict[str, Any]) -> dict[str, Any]:
     """The turn's arguments from the body of ``POST /api/coach``; BadRequest if malformed."""
     message = _text(body, "message", limit=MAX_MESSAGE_CHARS, required=False)
     step = _text(body, "step", limit=40)
-    argument_id = body.get("argument_id")
-    if isinstance(argument_id, bool) or not isinstance(argument_id, int | str):
-        raise BadRequest("bad_argument_id", "argument_id must be an id")
-    if not str(argument_id).isdigit():
+    argument_id = parse_id(body.get("argument_id"))
+    if argument_id is None:
         raise BadRequest("bad_argument_id", "argument_id must be an id")
     return {
-        "argument_id": int(argument_id),
+        "argument_id": argument_id,
         "message": message.strip(),
         "step": step,
         "retry_of": _optional_id(body, "retry_of"),

@@ -5,6 +5,8 @@ from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from untrusted.forms import validate_storable_text
+
 __all__ = ["ArgumentForm", "SignUpForm"]
 
 
@@ -29,6 +31,7 @@ class ArgumentForm(forms.Form):
     title = forms.CharField(
         label=_("Title"),
         max_length=200,
+        validators=[validate_storable_text],
         help_text=_(
             "A few words you will recognise in your list, e.g. the question you argue about."
         ),

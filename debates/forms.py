@@ -18,6 +18,7 @@ from debates.models import (
     Persona,
     StopReason,
 )
+from untrusted.forms import IdsChoiceField, validate_storable_text
 
 __all__ = ["DebateFilterForm", "DebateForm", "MAX_PERSONAS", "MIN_PERSONAS"]
 
@@ -42,10 +43,11 @@ class DebateForm(forms.Form):
         label=_("Topic"),
         min_length=10,
         max_length=500,
+        validators=[validate_storable_text],
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("A question or a proposition people disagree about."),
     )
-    personas = forms.ModelMultipleChoiceField(
+    personas = IdsChoiceField(
         label=_("Personas"),
         queryset=Persona.objects.filter(active=True),
         widget=forms.CheckboxSelectMultiple,
@@ -94,7 +96,12 @@ class DebateForm(forms.Form):
 class DebateFilterForm(forms.Form):
     """The history's filters; every field is optional and bad values are ignored."""
 
-    q = forms.CharField(label=_("Search topics"), required=False, max_length=200)
+    q = forms.CharField(
+        label=_("Search topics"),
+        required=False,
+        max_length=200,
+        validators=[validate_storable_text],
+    )
     status = forms.ChoiceField(
         label=_("Status"),
         required=False,

@@ -37,6 +37,7 @@ from debates.models import (
 )
 from debates.state import load_state
 from debates.svg import GraphEdge, GraphNode, render_graph_svg
+from untrusted import parse_id, parse_int
 
 __all__ = [
     "call_count",
@@ -151,16 +152,15 @@ def _persona_ids(data: QueryDict | dict[str, Any]) -> list[int]:
     raw = data.getlist("personas") if isinstance(data, QueryDict) else data.get("personas", [])
     ids = []
     for value in raw:
-        value = getattr(value, "pk", value)
-        if str(value).isdigit():
-            ids.append(int(value))
+        pk = parse_id(getattr(value, "pk", value))
+        if pk is not None:
+            ids.append(pk)
     return ids
 
 
 def _clamped_int(value: Any, *, default: int) -> int:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
+    number = parse_int(value)
+    if number is None:
         return default
     return min(max(number, MIN_ROUNDS), MAX_ROUNDS)
 

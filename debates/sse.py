@@ -38,6 +38,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from debates.events import DEBATE_ERROR, DEBATE_RESUMED, TERMINAL_EVENTS, events_channel
 from debates.models import FINISHED_STATUSES, Debate, DebateEvent
 from debates.visibility import avisible_debates
+from untrusted import parse_int
 
 __all__ = [
     "KEEPALIVE",
@@ -73,11 +74,8 @@ def frame(event: StreamedEvent) -> str:
 
 
 def parse_last_event_id(value: str | None) -> int:
-    """The seq to resume after; anything that is not a non-negative integer means 0."""
-    if value is None:
-        return 0
-    value = value.strip()
-    return int(value) if value.isascii() and value.isdigit() else 0
+    """The seq to resume after; anything but a non-negative integer a database holds means 0."""
+    return parse_int(value) or 0
 
 
 async def event_stream(
