@@ -6,6 +6,7 @@ from decimal import Decimal
 from typing import Literal
 
 from llm.usage import Usage
+from untrusted import clean_text
 
 __all__ = ["SERVICE_FAILURES", "ErrorCode", "LLMError"]
 
@@ -63,12 +64,14 @@ class LLMError(Exception):
         raw_text: str | None = None,
         status_code: int | None = None,
     ) -> None:
+        # Both end up in the database (call logs, transcripts): keep them storable.
+        detail = clean_text(detail)
         super().__init__(f"{code}: {detail}" if detail else code)
         self.code: ErrorCode = code
         self.detail = detail
         self.usage = usage
         self.cost_usd = cost_usd
-        self.raw_text = raw_text
+        self.raw_text = None if raw_text is None else clean_text(raw_text)
         self.status_code = status_code
 
     @property

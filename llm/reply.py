@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Generic, TypeVar
@@ -11,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 from llm.errors import LLMError
 from llm.pricing import PriceTable, cost_usd
 from llm.usage import Usage
+from untrusted import clean_text
 
 __all__ = ["StructuredReply", "finish_reply", "message_text"]
 
@@ -18,6 +21,39 @@ M = TypeVar("M", bound=BaseModel)
 
 # Stop reasons meaning "the model ran out of room", so the JSON is cut short.
 _TRUNCATING = frozenset({"max_tokens", "model_context_window_exceeded"})
+
+# A JSON escape that decodes to text no database stores: NUL or a surrogate.
+_UNSTORABLE_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
+def _clean_strings(value: Any) -> Any:
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, list):
+        return [_clean_strings(item) for item in value]
+    if isinstance(value, dict):
+        return {clean_text(key): _clean_strings(item) for key, item in value.items()}
+    return value
+
+
+def storable_text(text: str) -> str:
+    """The model's text made safe to store, in both forms it is stored in.
+
+    Raw NUL characters and unpaired surrogates go (``untrusted.clean_text``),
+    and when the reply is JSON whose strings decode to them (``\\u0000``, a
+    lone ``\\ud800``), it is written again without them: PostgreSQL refuses NUL
+    in text and in jsonb, and no database encodes a lone surrogate. Whatever
+    the model sends, nothing parsed from its reply, nor the raw reply kept for
+    instructors and replays, can then fail a database write.
+    """
+    text = clean_text(text)
+    if _UNSTORABLE_ESCAPE.search(text) is None:
+        return text
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return text  # not JSON: validation says so; the escapes are harmless ASCII
+    return json.dumps(_clean_strings(data), ensure_ascii=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +114,8 @@ def finish_reply(
     table; ``answered_model`` is the model the API says answered.
     """
     cost = cost_usd(model=model, usage=usage, prices=prices)
+    if text is not None:
+        text = storable_text(text)
 
     def failure(code: Any, detail: str) -> LLMError:
         return LLMError(code, detail, usage=usage, cost_usd=cost, raw_text=text)

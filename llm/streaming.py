@@ -43,6 +43,7 @@ from llm.structured import (
     too_large_error,
 )
 from llm.usage import Usage
+from untrusted import clean_text
 
 __all__ = ["StreamDone", "TextDelta", "astream_structured"]
 
@@ -199,7 +200,8 @@ async def astream_structured(
                     cost=billed.get("cost_usd"),
                     raw_text=billed["raw_text"],
                 ) from exc
-            added = reply.add(event)
+            # A lone surrogate would break the NDJSON line's UTF-8 encoding.
+            added = clean_text(reply.add(event))
             if added:
                 if first_text_ms is None:
                     first_text_ms = (time.perf_counter() - started) * 1000.0
