@@ -49,7 +49,7 @@ class TranscriptInline(ReadOnlyInline):
 
 def _json_block(value: Any) -> str:
     return format_html(
-        "<pre style='white-space:pre-wrap;margin:0'>{}</pre>",
+        '<pre class="argue-pre">{}</pre>',
         json.dumps(value, ensure_ascii=False, indent=1),
     )
 
@@ -94,7 +94,7 @@ class TurnInline(ReadOnlyInline):
 def guard_list(turn: CoachTurn) -> str:
     """Each guard, marked when it changed the reply, with its reason."""
     return format_html(
-        "<ol style='margin:0'>{}</ol>",
+        '<ol class="argue-list">{}</ol>',
         format_html_join(
             "",
             "<li>{}{}: {}</li>",

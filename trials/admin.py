@@ -126,7 +126,7 @@ class TrialAdmin(ViewOnlyMixin, admin.ModelAdmin):
 
     @admin.display(description="query sent to the chain")
     def query_text(self, trial: Trial) -> str:
-        return format_html('<pre style="white-space: pre-wrap">{}</pre>', trial.query)
+        return format_html('<pre class="argue-pre">{}</pre>', trial.query)
 
     @admin.display(description="coach transcript")
     def transcript(self, trial: Trial) -> str:
@@ -137,7 +137,7 @@ class TrialAdmin(ViewOnlyMixin, admin.ModelAdmin):
             return "(no messages)"
         rows = format_html_join(
             "",
-            "<tr><td>{}</td><td>{}</td><td style='white-space: pre-wrap'>{}</td></tr>",
+            '<tr><td>{}</td><td>{}</td><td class="argue-wrap">{}</td></tr>',
             ((m.get_role_display(), m.step, m.text) for m in messages),
         )
         return format_html(
@@ -181,8 +181,7 @@ def _rejected_reply(text: str) -> str:
     if not text:
         return "—"
     return format_html(
-        '<details><summary>{} characters</summary><pre style="white-space: pre-wrap">{}'
-        "</pre></details>",
+        '<details><summary>{} characters</summary><pre class="argue-pre">{}</pre></details>',
         len(text),
         text,
     )

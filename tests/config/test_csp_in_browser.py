@@ -14,11 +14,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from debates.models import Debate
+from coach.models import Argument
 from tests.browser import sign_in
 from tests.debates.pages_support import ensure_default_personas, finished_debate
 from tests.fakes.anthropic_wire import Reply
 from tests.trials import phase_data
+from trials.models import Trial
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -136,7 +137,21 @@ def test_it_breaks_no_content_security_rule_on_the_main_pages(
     # The instructor's admin, with its own scripts and styles.
     page.context.clear_cookies()
     sign_in(page, live_asgi, "ines", PASSWORD)
-    for path in ("/admin/", "/admin/debates/debate/", f"/admin/debates/debate/{debate.pk}/change/"):
-        page.goto(f"{live_asgi.url}{path}")
+    argument = Argument.objects.get(title="Cars")
+    trial = Trial.objects.get()
+    for path in (
+        "/admin/",
+        "/admin/debates/debate/",
+        f"/admin/debates/debate/{debate.pk}/change/",
+        # Read-only fields with preformatted text, guard lists and transcripts.
+        f"/admin/coach/argument/{argument.pk}/change/",
+        f"/admin/trials/trial/{trial.pk}/change/",
+    ):
+        response = page.goto(f"{live_asgi.url}{path}")
+        assert response.status == 200, path
         violations.check()
-    assert Debate.objects.filter(pk=debate.pk).exists()
+    # The admin's own stylesheet carries what those fields once said in style="".
+    assert (
+        page.locator("pre.argue-pre").first.evaluate("node => getComputedStyle(node).whiteSpace")
+        == "pre-wrap"
+    )
