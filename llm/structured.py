@@ -4,9 +4,11 @@ Both bound the whole call, retries included, by ``deadline_s`` and the reply's
 text by ``max_reply_chars`` (see llm/errors.py: ``deadline_exceeded``,
 ``too_large``). The async call runs under ``asyncio.timeout``, so the deadline
 is exact. The sync twin (Celery tasks, trial threads) cannot cancel a blocking
-read, so it caps each attempt's timeout at the deadline and reads the body
-itself, checking the clock and the size after every chunk: a body trickling
-in ends within one read timeout of the deadline, a huge one at the byte limit.
+read, so it bounds each step instead: a middleware, run by the SDK before
+every attempt, refuses to start one past the deadline and gives it only the
+time left as its timeout; the body is read here, the clock and the size
+checked after every chunk. A sync call so ends at most one retry pause after
+the deadline, and a huge body at the byte limit.
 """
 
 from __future__ import annotations
@@ -189,6 +191,22 @@ def _attempt_timeout(client: Anthropic, deadline_s: float) -> float:
     return deadline_s if configured is None else min(float(configured), deadline_s)
 
 
+class _DeadlinePassed(Exception):
+    """Raised by the deadline middleware; the SDK lets a middleware's own error through."""
+
+
+def _deadline_middleware(*, deadline: float, attempt_timeout: float) -> Any:
+    """Before each attempt (retries included): stop past the deadline, else cap its timeout."""
+
+    def handle(request: Any, call_next: Any) -> Any:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise _DeadlinePassed
+        return call_next(request.copy(timeout=min(attempt_timeout, remaining)))
+
+    return handle
+
+
 def call_structured(
     *,
     client: Anthropic,
@@ -219,10 +237,11 @@ def call_structured(
     started = time.perf_counter()
     deadline = time.monotonic() + deadline_s
     limit = body_byte_limit(max_reply_chars)
+    guarded = client.with_middleware(
+        _deadline_middleware(deadline=deadline, attempt_timeout=_attempt_timeout(client, deadline_s))
+    )
     try:
-        with client.messages.with_streaming_response.create(
-            **params, timeout=_attempt_timeout(client, deadline_s)
-        ) as response:
+        with guarded.messages.with_streaming_response.create(**params) as response:
             chunks: list[bytes] = []
             size = 0
             for chunk in response.iter_bytes():
@@ -233,6 +252,8 @@ def call_structured(
                     raise deadline_error(deadline_s)
                 chunks.append(chunk)
             request_id = response.request_id
+    except _DeadlinePassed as exc:
+        raise deadline_error(deadline_s) from exc
     except CALL_ERRORS as exc:
         raise call_failed(exc) from exc
     try:

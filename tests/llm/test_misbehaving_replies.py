@@ -86,6 +86,24 @@ def test_the_deadline_covers_retries_before_the_stream(fake_anthropic):
     assert len(fake_anthropic.message_requests) < 9
 
 
+def test_its_sync_twin_stops_retrying_at_the_deadline(fake_anthropic):
+    fake_anthropic.enqueue(*[Reply.error(529, retry_after=0.3)] * 10)
+    with make_client(timeout=5, max_retries=8) as client:
+        error = failure_of(lambda: call_structured(**call_kwargs(client, deadline_s=0.5)))
+    assert error.code == "deadline_exceeded"
+    assert len(fake_anthropic.message_requests) < 9
+
+
+def test_its_sync_twin_gives_a_silent_server_only_the_time_left(fake_anthropic):
+    """The per-read timeout is 5 s, which the 3 s silence would pass; the whole call may
+    take only 0.5 s, so the attempt times out and no retry starts after the deadline."""
+    fake_anthropic.enqueue(Reply.json(valid_reply(), latency_ms=3000), Reply.json(valid_reply()))
+    with make_client(timeout=5, max_retries=2) as client:
+        error = failure_of(lambda: call_structured(**call_kwargs(client, deadline_s=0.5)))
+    assert error.code == "deadline_exceeded"
+    assert len(fake_anthropic.message_requests) == 1
+
+
 def test_it_ends_a_trickling_plain_reply_at_the_deadline(fake_anthropic):
     fake_anthropic.enqueue(Reply.trickle_of(TRICKLE, every_ms=TRICKLE_MS))
     started = time.monotonic()
