@@ -115,10 +115,12 @@ def bench_env(*, tmp: Path, fake_url: str) -> dict[str, str]:
     return env
 
 
-def start_fake_anthropic(tmp: Path) -> tuple[subprocess.Popen, str]:
+def start_fake_anthropic(
+    tmp: Path, *, responder: str = "benchmarks.coach_responder:respond"
+) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "tests.fakes.anthropic_server", "--port", "0", "--latency-ms", "0"]
-        + ["--responder", "benchmarks.coach_responder:respond"],
+        + ["--responder", responder],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,

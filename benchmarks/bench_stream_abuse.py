@@ -24,10 +24,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -44,6 +42,7 @@ from benchmarks.bench_coach import (
     manage,
     percentile,
     sign_in,
+    start_fake_anthropic,
     start_server,
     stop,
     wait_until_up,
@@ -53,27 +52,10 @@ from benchmarks.stream_abuse_responder import BAD_REPLY_CHARS, TRIGGER
 
 __all__ = ["main"]
 
-ROOT = Path(__file__).resolve().parent.parent
 STUDENTS = 20
 TURNS = 6  # back-to-back turns per student in each healthz phase
 PROBE_EVERY_S = 0.02
 PHASE_LIMIT_S = 300.0  # a frozen server still ends the phase
-
-
-def start_fake_anthropic() -> tuple[subprocess.Popen, str]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tests.fakes.anthropic_server", "--port", "0"]
-        + ["--responder", "benchmarks.stream_abuse_responder:respond"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    line = process.stdout.readline()
-    match = re.search(r"http://[\d.]+:\d+", line)
-    if not match:
-        process.kill()
-        raise RuntimeError(f"the fake Anthropic server did not start: {line!r}")
-    return process, match.group(0)
 
 
 @dataclass
@@ -186,7 +168,9 @@ def main(argv: list[str] | None = None) -> int:
     fake = server = None
     env: dict[str, str] = {}
     try:
-        fake, fake_url = start_fake_anthropic()
+        fake, fake_url = start_fake_anthropic(
+            tmp, responder="benchmarks.stream_abuse_responder:respond"
+        )
         env = bench_env(tmp=tmp, fake_url=fake_url)
         env["SECURE_SSL_REDIRECT"] = "0"
         manage(env, "migrate", "--noinput", "-v", "0")
