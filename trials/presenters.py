@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from argumentation.toulmin_rules import TERMINATING_STRENGTHS
+from trials.labels import toulmin_label
 from trials.models import Trial, TrialFailure, TrialStatus
 from trials.phases import PHASES, Phase
 
@@ -63,6 +64,8 @@ class TrialView:
     stopped_phase: PhaseView | None
     # Why a failed trial failed, in plain words ("" unless it failed).
     failure_message: str = ""
+    # Why the circuit breaker stopped a terminated trial, in the page's language.
+    stopped_reason: str = ""
 
 
 # A failed trial's page says one of these, never a rule code or the
@@ -92,6 +95,29 @@ def failure_message(trial: Trial) -> str:
     if trial.status != TrialStatus.FAILED:
         return ""
     return str(FAILURE_MESSAGES.get(trial.failure) or FAILURE_MESSAGES[TrialFailure.INTERNAL])
+
+
+# The stored `Trial.reason` is the breaker's English sentence; the page says it
+# again from the stored strength, in the student's language, with a way forward.
+STOPPED_REASONS = {
+    "warrant": _(
+        "The warrant was rated %(strength)s, and a weak or irrelevant warrant cannot carry the "
+        "claim, so the trial stopped here. Make the warrant stronger and put the argument on "
+        "trial again."
+    ),
+    "backing": _(
+        "The backing of the warrant was rated %(strength)s, and a weak or irrelevant backing "
+        "cannot support the warrant, so the trial stopped here. Give the warrant stronger "
+        "backing and put the argument on trial again."
+    ),
+}
+
+
+def stopped_reason(trial: Trial, component: str | None) -> str:
+    if component is None:
+        return ""
+    strength = toulmin_label((trial.phase2 or {}).get(component, {}).get("strength"), "strength")
+    return str(STOPPED_REASONS[component]) % {"strength": strength}
 
 
 def _phase_state(trial: Trial, phase: Phase) -> str:
@@ -135,4 +161,5 @@ def present(trial: Trial) -> TrialView:
         stopped_component=stopped,
         stopped_phase=stopped_phase,
         failure_message=failure_message(trial),
+        stopped_reason=stopped_reason(trial, stopped),
     )

@@ -137,6 +137,8 @@ def test_it_shows_where_a_stopped_trial_stopped_in_spanish(spanish: Client, stud
         query="¿Deberían las ciudades prohibir los autos?",
         status=TrialStatus.TERMINATED,
         stopped_phase=2,
+        # What the chain stores: the circuit breaker's own (English) sentence.
+        reason="The warrant is irrelevant: a irrelevant warrant cannot carry the claim.",
         phase1=phase_data.phase1(),
         phase2=phase_data.phase2(warrant_strength="irrelevant"),
         started_at=now,
@@ -144,8 +146,17 @@ def test_it_shows_where_a_stopped_trial_stopped_in_spanish(spanish: Client, stud
     )
     assert_spanish(
         page(spanish, f"/trials/{trial.pk}/"),
-        has=["Dónde y por qué se detuvo el juicio", "irrelevante", "(no alcanzada)"],
-        lacks=["Where and why the trial stopped", ">irrelevant<", "(not-reached)"],
+        has=[
+            "Dónde y por qué se detuvo el juicio",
+            "La garantía se calificó como irrelevante",
+            "(no alcanzada)",
+        ],
+        lacks=[
+            "Where and why the trial stopped",
+            "The warrant is",
+            ">irrelevant<",
+            "(not-reached)",
+        ],
     )
 
 

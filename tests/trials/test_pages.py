@@ -166,7 +166,8 @@ def test_it_shows_where_and_why_a_terminated_trial_stopped(client, ana):
 
     assert "Where and why the trial stopped" in page
     assert "Phase 2: Warrant and backing" in page
-    assert "a weak warrant cannot carry the claim" in page
+    # Said again from the stored strength, in the page's language, with a way forward.
+    assert "The warrant was rated weak" in page and "put the argument on trial again" in page
     assert 'class="box warrant stopped"' in page
     assert page.count("Not reached.") == 2  # the rebuttal and the qualifier
 
