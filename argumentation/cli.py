@@ -16,8 +16,14 @@ with EE/CE in the same style. ``--problems`` prints ``[DC-GR,DC-CO,...]`` and
 solvers do. Without any option the solver prints its name.
 
 Every failure (missing or malformed file, unknown task or argument, missing ``-a``, bad
-options) is ONE line on stderr and exit status 2, so that scripts driving many solvers
-can tell a refusal from an answer without parsing tracebacks.
+options, a framework over the size limit, running out of memory) is ONE line on stderr
+and exit status 2, so that scripts driving many solvers can tell a refusal from an
+answer without parsing tracebacks.
+
+Size limit: a file may declare at most 200,000 arguments and 2,000,000 attacks
+(``argumentation.formats.MAX_ARGUMENTS`` / ``MAX_ATTACKS``); ``--max-arguments N`` and
+``--max-attacks N`` raise or lower them. The limit is checked while reading, so
+``p af 1000000000`` is refused at once instead of allocating a billion arguments.
 """
 
 from __future__ import annotations
@@ -37,7 +43,13 @@ from argumentation import (
     skeptical_acceptance,
     some_extension,
 )
-from argumentation.formats import FormatError, read_framework
+from argumentation.formats import (
+    MAX_ARGUMENTS,
+    MAX_ATTACKS,
+    FormatError,
+    SizeLimits,
+    read_framework,
+)
 
 __all__ = ["CLI_FORMATS", "PROBLEMS", "UsageError", "main", "solve"]
 
@@ -73,9 +85,31 @@ def _parser() -> _Parser:
         help="i23 (default for .af/.i23), apx or tgf; by default from the file extension",
     )
     parser.add_argument("-a", dest="query", metavar="ARG", help="query argument for DC/DS")
+    parser.add_argument(
+        "--max-arguments",
+        type=_limit,
+        default=MAX_ARGUMENTS,
+        metavar="N",
+        help=f"refuse a file with more than N arguments (default {MAX_ARGUMENTS})",
+    )
+    parser.add_argument(
+        "--max-attacks",
+        type=_limit,
+        default=MAX_ATTACKS,
+        metavar="N",
+        help=f"refuse a file with more than N attacks (default {MAX_ATTACKS})",
+    )
     parser.add_argument("--problems", action="store_true", help="list the supported tasks")
     parser.add_argument("--formats", action="store_true", help="list the supported formats")
     return parser
+
+
+def _limit(text: str) -> int:
+    # argparse turns the ArgumentTypeError into a one-line usage error.
+    if not (text.isascii() and text.isdigit()) or len(text) > 18 or int(text) < 1:
+        shown = text if len(text) <= 40 else f"{text[:40]}... ({len(text)} characters)"
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to 10**18, got {shown!r}")
+    return int(text)
 
 
 def main(
@@ -99,6 +133,9 @@ def main(
         return 1
     except OSError as error:
         return _refuse(err, _describe_os_error(error))
+    except MemoryError:
+        # The size limits keep reading bounded; solving a large framework may still not fit.
+        return _refuse(err, "out of memory (try a smaller framework or lower --max-arguments)")
     return 0
 
 
@@ -147,7 +184,8 @@ def _answer(options: argparse.Namespace) -> Iterable[str]:
         raise UsageError("missing -f FILE")
     if options.fmt is not None and options.fmt.lower() not in CLI_FORMATS:
         raise UsageError(f"unknown format {options.fmt!r} (supported: {', '.join(CLI_FORMATS)})")
-    af = read_framework(options.file, fmt=options.fmt)
+    limits = SizeLimits(max_arguments=options.max_arguments, max_attacks=options.max_attacks)
+    af = read_framework(options.file, fmt=options.fmt, limits=limits)
     query = None if options.query is None else _argument(af, options.query, file=options.file)
     return solve(af, task=options.task, query=query)
 
@@ -164,9 +202,12 @@ def _argument(af: ArgumentationFramework, name: str, *, file: str) -> Hashable:
     for argument in af.arguments:
         if str(argument) == name:
             return argument
-    if name.isascii() and name.isdigit() and int(name) in af:
-        return int(name)  # "-a 007" for argument 7
-    raise UsageError(f"unknown argument {name!r}: not in {file} ({len(af.arguments)} arguments)")
+    digits = name.lstrip("0")
+    # "-a 007" for argument 7; a number longer than any id is not read by int() at all.
+    if name.isascii() and name.isdigit() and len(digits) <= 18 and int(digits or "0") in af:
+        return int(digits)
+    shown = name if len(name) <= 40 else f"{name[:40]}... ({len(name)} characters)"
+    raise UsageError(f"unknown argument {shown!r}: not in {file} ({len(af.arguments)} arguments)")
 
 
 def _witness_writer(af: ArgumentationFramework) -> Callable[[Iterable[Hashable]], str]:

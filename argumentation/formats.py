@@ -12,6 +12,13 @@ Three text formats are understood:
 
 Every parse error is a :class:`FormatError` that names the offending line, because the
 people reading these messages are fixing a file by hand or a converter by eye.
+
+Size limits: a framework read from text holds at most ``MAX_ARGUMENTS`` arguments and
+``MAX_ATTACKS`` attacks unless the caller passes other :class:`SizeLimits` (the CLI's
+``--max-arguments`` / ``--max-attacks``). Without them the 14-byte file ``p af
+1000000000`` would ask for gigabytes before a single attack is read. Numbers are
+compared by their digits before ``int`` reads them, so an argument number of thousands
+of digits is an ordinary out-of-range error too.
 """
 
 from __future__ import annotations
@@ -19,13 +26,18 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from .framework import ArgumentationFramework
 
 __all__ = [
+    "DEFAULT_LIMITS",
     "FORMATS",
+    "MAX_ARGUMENTS",
+    "MAX_ATTACKS",
     "FormatError",
+    "SizeLimits",
     "format_for_path",
     "normalise_format",
     "parse_apx",
@@ -46,6 +58,23 @@ FORMATS: tuple[str, ...] = ("iccma23", "apx", "tgf")
 # "i23" is the ICCMA'23 command-line name; "af" is the file extension people type.
 _ALIASES = {"iccma23": "iccma23", "i23": "iccma23", "af": "iccma23", "apx": "apx", "tgf": "tgf"}
 _SUFFIXES = {".af": "iccma23", ".i23": "iccma23", ".apx": "apx", ".tgf": "tgf"}
+
+
+#: Four times the largest ICCMA'23 sample framework (50,000 arguments): about 60 MB.
+MAX_ARGUMENTS = 200_000
+#: Sixteen times the attacks of that framework; each costs a line of the file anyway.
+MAX_ATTACKS = 2_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class SizeLimits:
+    """The most arguments and attacks a framework read from text may have."""
+
+    max_arguments: int = MAX_ARGUMENTS
+    max_attacks: int = MAX_ATTACKS
+
+
+DEFAULT_LIMITS = SizeLimits()
 
 
 class FormatError(ValueError):
@@ -106,7 +135,10 @@ def sniff_format(text: str) -> str:
 
 
 def read_framework(
-    source: str | os.PathLike[str], *, fmt: str | None = None
+    source: str | os.PathLike[str],
+    *,
+    fmt: str | None = None,
+    limits: SizeLimits = DEFAULT_LIMITS,
 ) -> ArgumentationFramework:
     """Read a framework from a file path, or from text when ``source`` is a multi-line str.
 
@@ -114,26 +146,30 @@ def read_framework(
     ``.apx``, ``.tgf``), else a guess from the content. A one-line ``str`` is taken as a
     path; to parse a one-line text use :func:`parse_framework`. File errors
     (``FileNotFoundError`` ...) propagate as ``OSError``; content errors are
-    :class:`FormatError` carrying the file name.
+    :class:`FormatError` carrying the file name, a framework over ``limits`` included.
     """
     if isinstance(source, str) and "\n" in source:
-        return parse_framework(source, fmt=fmt)
+        return parse_framework(source, fmt=fmt, limits=limits)
     path = Path(source)
     text = _decode(path.read_bytes(), source=str(path))
     chosen = fmt if fmt is not None else format_for_path(path)
     try:
-        return parse_framework(text, fmt=chosen)
+        return parse_framework(text, fmt=chosen, limits=limits)
     except FormatError as error:
         raise FormatError(error.message, line=error.line, source=str(path)) from None
 
 
-def parse_framework(text: str, *, fmt: str | None = None) -> ArgumentationFramework:
+def parse_framework(
+    text: str, *, fmt: str | None = None, limits: SizeLimits = DEFAULT_LIMITS
+) -> ArgumentationFramework:
     """Parse ``text`` in format ``fmt`` (any alias), guessing the format when ``None``."""
     name = normalise_format(fmt) if fmt is not None else sniff_format(text)
-    return _PARSERS[name](text)
+    return _PARSERS[name](text, limits=limits)
 
 
-def parse_iccma23(text: str, *, names: bool = False) -> ArgumentationFramework:
+def parse_iccma23(
+    text: str, *, names: bool = False, limits: SizeLimits = DEFAULT_LIMITS
+) -> ArgumentationFramework:
     """Parse the ICCMA'23 ``p af N`` format; arguments are the ints ``1..N``.
 
     All ``#`` lines are comments. With ``names=True`` the arguments are instead the
@@ -159,7 +195,7 @@ def parse_iccma23(text: str, *, names: bool = False) -> ArgumentationFramework:
         reading_names = False
         fields = line.split()
         if size is None:
-            size = _p_line(fields, line, number)
+            size = _p_line(fields, line, number, limits=limits)
             p_line, reading_names = number, True
             continue
         if fields[0] == "p":
@@ -168,14 +204,9 @@ def parse_iccma23(text: str, *, names: bool = False) -> ArgumentationFramework:
             raise FormatError(
                 f"expected an attack 'i j' of two argument numbers, got {line!r}", line=number
             )
-        source, target = int(fields[0]), int(fields[1])
-        for argument in (source, target):
-            if not 1 <= argument <= size:
-                raise FormatError(
-                    f"argument {argument} is out of range 1..{size} (declared by 'p af {size}')",
-                    line=number,
-                )
+        source, target = (_argument_number(field, size=size, line=number) for field in fields)
         attacks.add((source, target))
+        _check_attacks(len(attacks), limits=limits, line=number)
     if size is None:
         raise FormatError(
             "missing 'p af N' line (no non-comment line in the input)", line=max(last, 1)
@@ -190,7 +221,7 @@ def parse_iccma23(text: str, *, names: bool = False) -> ArgumentationFramework:
     )
 
 
-def parse_apx(text: str) -> ArgumentationFramework:
+def parse_apx(text: str, *, limits: SizeLimits = DEFAULT_LIMITS) -> ArgumentationFramework:
     """Parse ASPARTIX ``arg(a).`` / ``att(a,b).`` facts, in declaration order.
 
     Whitespace around tokens, several facts on one line, ``%`` comments and double-quoted
@@ -219,12 +250,14 @@ def parse_apx(text: str) -> ArgumentationFramework:
                         f"arg(...) takes one name, got {fact.group(0).strip()!r}", line=number
                     )
                 arguments.setdefault(first, None)
+                _check_arguments(len(arguments), limits=limits, line=number)
             else:
                 if second is None:
                     raise FormatError(
                         f"att(...) takes two names, got {fact.group(0).strip()!r}", line=number
                     )
                 attacks.append((first, _unquote(second), number))
+                _check_attacks(len(attacks), limits=limits, line=number)
             position = fact.end()
     for source, target, number in attacks:
         for name in (source, target):
@@ -238,7 +271,7 @@ def parse_apx(text: str) -> ArgumentationFramework:
     )
 
 
-def parse_tgf(text: str) -> ArgumentationFramework:
+def parse_tgf(text: str, *, limits: SizeLimits = DEFAULT_LIMITS) -> ArgumentationFramework:
     """Parse TGF: one argument name per line, a ``#`` line, then ``a b`` attack lines.
 
     The ``#`` line is required even without attacks: without it any file of one word per
@@ -270,6 +303,7 @@ def parse_tgf(text: str) -> ArgumentationFramework:
                     line=number,
                 )
             arguments.setdefault(fields[0], None)
+            _check_arguments(len(arguments), limits=limits, line=number)
             continue
         if len(fields) != 2:
             raise FormatError(f"expected an attack 'a b' of two names, got {line!r}", line=number)
@@ -277,6 +311,7 @@ def parse_tgf(text: str) -> ArgumentationFramework:
             if name not in arguments:
                 raise FormatError(f"unknown argument {name!r} (not listed before '#')", line=number)
         attacks.add((fields[0], fields[1]))
+        _check_attacks(len(attacks), limits=limits, line=number)
     if not separator:
         raise FormatError(
             "missing the '#' line that separates the argument names from the attacks",
@@ -355,7 +390,7 @@ def _is_number(token: str) -> bool:
     return token.isascii() and token.isdigit()
 
 
-def _p_line(fields: list[str], line: str, number: int) -> int:
+def _p_line(fields: list[str], line: str, number: int, *, limits: SizeLimits) -> int:
     if fields[0] != "p":
         raise FormatError(
             f"missing 'p af N' line: the first non-comment line must declare the number "
@@ -364,10 +399,53 @@ def _p_line(fields: list[str], line: str, number: int) -> int:
         )
     if len(fields) != 3 or fields[1] != "af" or not _is_number(fields[2]):
         raise FormatError(
-            f"bad p-line: expected 'p af N' with N a non-negative integer, got {line!r}",
+            f"bad p-line: expected 'p af N' with N a non-negative integer, got {_excerpt(line)!r}",
+            line=number,
+        )
+    if _exceeds(fields[2], limits.max_arguments):
+        raise FormatError(
+            f"'p af {_excerpt(fields[2])}' declares more than {limits.max_arguments} arguments, "
+            "the limit (raise it with --max-arguments)",
             line=number,
         )
     return int(fields[2])
+
+
+def _exceeds(digits: str, limit: int) -> bool:
+    """Whether the ASCII number ``digits`` is above ``limit``, without ``int`` reading it."""
+    digits = digits.lstrip("0") or "0"
+    return len(digits) > len(str(limit)) or int(digits) > limit
+
+
+def _argument_number(token: str, *, size: int, line: int) -> int:
+    if token.lstrip("0") == "" or _exceeds(token, size):
+        raise FormatError(
+            f"argument {_excerpt(token)} is out of range 1..{size} (declared by 'p af {size}')",
+            line=line,
+        )
+    return int(token)
+
+
+def _check_arguments(count: int, *, limits: SizeLimits, line: int) -> None:
+    if count > limits.max_arguments:
+        raise FormatError(
+            f"more than {limits.max_arguments} arguments, the limit "
+            "(raise it with --max-arguments)",
+            line=line,
+        )
+
+
+def _check_attacks(count: int, *, limits: SizeLimits, line: int) -> None:
+    if count > limits.max_attacks:
+        raise FormatError(
+            f"more than {limits.max_attacks} attacks, the limit (raise it with --max-attacks)",
+            line=line,
+        )
+
+
+def _excerpt(text: str, *, keep: int = 40) -> str:
+    # A message quotes what it refuses, but not a line of 5,000 digits.
+    return text if len(text) <= keep else f"{text[:keep]}... ({len(text)} characters)"
 
 
 def _names_from_comments(comments: list[str], *, size: int, p_line: int) -> tuple[str, ...]:
@@ -433,7 +511,7 @@ def _ordered_attacks(af: ArgumentationFramework) -> Iterable[tuple[Hashable, Has
     return sorted(af.attacks, key=lambda pair: (position[pair[0]], position[pair[1]]))
 
 
-_PARSERS: dict[str, Callable[[str], ArgumentationFramework]] = {
+_PARSERS: dict[str, Callable[..., ArgumentationFramework]] = {
     "iccma23": parse_iccma23,
     "apx": parse_apx,
     "tgf": parse_tgf,

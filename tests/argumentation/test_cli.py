@@ -264,3 +264,52 @@ def test_it_refuses_an_unknown_or_missing_query_argument(good: Path) -> None:
 )
 def test_it_refuses_bad_command_lines_in_one_line(args: list[str]) -> None:
     _refusal(run(*args))
+
+
+# --- size limits: a small file cannot demand gigabytes -------------------------------------
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("p af 1000000000\n", ["more than 200000 arguments", "--max-arguments"]),
+        ("p af 99999999999999999999\n", ["more than 200000 arguments"]),
+        (f"p af {HUGE}\n", ["more than 200000 arguments", "(5000 characters)"]),
+        (f"p af 2\n1 {HUGE}\n", ["line 2", "out of range 1..2"]),
+        ("p af 2\n0 1\n", ["line 2", "out of range 1..2"]),
+    ],
+    ids=["billion", "20-digits", "5000-digit-n", "5000-digit-id", "zero-id"],
+)
+def test_it_refuses_frameworks_over_the_limit_or_out_of_range(
+    tmp_path: Path, content: str, words: list[str]
+) -> None:
+    path = tmp_path / "big.af"
+    path.write_text(content)
+    _refusal(run("-p", "SE-PR", "-f", path), *words)
+
+
+def test_it_counts_arguments_and_attacks_in_every_format(tmp_path: Path) -> None:
+    files = {
+        "f.af": "p af 3\n1 2\n2 3\n",
+        "f.apx": "arg(a).\narg(b).\narg(c).\natt(a,b).\natt(b,c).\n",
+        "f.tgf": "a\nb\nc\n#\na b\nb c\n",
+    }
+    for name, content in files.items():
+        path = tmp_path / name
+        path.write_text(content)
+        assert run_inline("-p", "SE-GR", "-f", path, "--max-arguments", "3")[0] == 0
+        status, out, err = run_inline("-p", "SE-GR", "-f", path, "--max-arguments", "2")
+        assert (status, out) == (2, "") and "more than 2 arguments" in err, name
+        status, out, err = run_inline("-p", "SE-GR", "-f", path, "--max-attacks", "1")
+        assert (status, out) == (2, "") and "more than 1 attacks" in err, name
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "²", HUGE])
+def test_it_refuses_a_limit_that_is_not_a_count(good: Path, value: str) -> None:
+    _refusal(run("-p", "SE-PR", "-f", good, "--max-arguments", value), "--max-arguments")
+
+
+def test_it_refuses_a_query_argument_of_thousands_of_digits(good: Path) -> None:
+    _refusal(run("-p", "DC-CO", "-f", good, "-a", HUGE), "unknown argument", "(5000 characters)")
