@@ -1,6 +1,6 @@
 from django.urls import path
 
-from coach import api, views
+from coach import api, toulmin_views, views
 
 app_name = "coach"
 
@@ -10,6 +10,17 @@ urlpatterns = [
     path("coach/", views.argument_list, name="argument_list"),
     path("coach/new/", views.argument_new, name="argument_new"),
     path("coach/<int:argument_id>/", views.argument_detail, name="argument_detail"),
+    # The argument assembled (coach/toulmin_views.py): diagram and downloads.
+    path(
+        "coach/<int:argument_id>/toulmin/",
+        toulmin_views.argument_toulmin,
+        name="argument_toulmin",
+    ),
+    path(
+        "coach/<int:argument_id>/export/<slug:fmt>/",
+        toulmin_views.argument_export,
+        name="argument_export",
+    ),
     # JSON API (coach/api.py), called by static/js/coach.js.
     path("api/coach", api.api_coach, name="api_coach"),
     path("api/arguments/<int:argument_id>", api.api_argument, name="api_argument"),

@@ -1,0 +1,252 @@
+"""The argument assembled: the diagram page and four exports, each read back after writing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from coach.exports import (
+    EXPORT_FORMATS,
+    ToulminExport,
+    parse_argdown,
+    parse_markdown,
+    to_aif,
+    to_argdown,
+    to_json,
+    to_markdown,
+)
+from coach.models import Argument
+from coach.steps import STEPS, label_for
+
+FIELDS = [step.field for step in STEPS]
+
+CARS = ToulminExport(
+    title="Car-free [city] centres",
+    language="en",
+    complete=True,
+    claim="Cities should ban cars downtown.",
+    grounds="In Madrid, pollution fell 30% <after> the 2018 ban.\n# not a heading",
+    warrant="If banning cars cuts pollution, cities should ban them downtown.",
+    grounds_backing="Madrid's air quality agency published the figures in 2019.",
+    warrant_backing="Public health research {WHO, 2021} links car pollution to illness.",
+    qualifier='Very likely, "in most cities"',
+    rebuttal="Unless public transit cannot carry the extra riders \\ at rush hour.",
+)
+COCHES = CARS.model_copy(
+    update={
+        "title": "Centros sin coches",
+        "language": "es",
+        "claim": "Las ciudades deberían prohibir los coches en el centro.",
+        "qualifier": "Muy probablemente",
+        "rebuttal": "A menos que el transporte público no dé abasto.",
+    }
+)
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=60)
+DOCUMENTS = st.builds(
+    ToulminExport,
+    title=TEXT,
+    language=st.sampled_from(["en", "es"]),
+    complete=st.booleans(),
+    **{field: TEXT for field in FIELDS},
+)
+
+
+def lines(text: str) -> str:
+    """What Markdown keeps of a text: its lines, without surrounding blank space."""
+    return "\n".join(text.strip().splitlines()).strip()
+
+
+def one_line(text: str) -> str:
+    """What Argdown and AIF keep: the words, single-spaced."""
+    return " ".join(text.split())
+
+
+# --- the exporters, read back ---------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(DOCUMENTS)
+def test_json_reads_back_as_the_same_document(document: ToulminExport) -> None:
+    assert ToulminExport.model_validate_json(to_json(document)) == document
+    assert json.loads(to_json(document))["format"] == "argue.toulmin"
+
+
+@settings(max_examples=150, deadline=None)
+@given(DOCUMENTS)
+def test_markdown_reads_back_heading_by_heading(document: ToulminExport) -> None:
+    back = parse_markdown(to_markdown(document), language=document.language)
+    assert back.title == one_line(document.title)
+    for field in FIELDS:
+        assert back.text(field) == lines(document.text(field)), field
+
+
+def test_markdown_has_one_heading_per_step_in_the_arguments_language() -> None:
+    for document in (CARS, COCHES):
+        text = to_markdown(document)
+        headings = [line[3:] for line in text.splitlines() if line.startswith("## ")]
+        assert headings == [label_for(step.id, document.language) for step in STEPS]
+        assert text.startswith(f"# {document.title}\n")
+    assert "\n\\# not a heading" in to_markdown(CARS)
+
+
+@settings(max_examples=150, deadline=None)
+@given(DOCUMENTS)
+def test_argdown_reads_back_statement_by_statement(document: ToulminExport) -> None:
+    back = parse_argdown(to_argdown(document))
+    assert back.title == one_line(document.title) and back.language == document.language
+    for field in FIELDS:
+        assert back.text(field) == one_line(document.text(field)), field
+
+
+def test_argdown_is_a_premise_conclusion_structure_with_support_and_undercut() -> None:
+    text = to_argdown(CARS)
+    assert "(1) [Grounds]: In Madrid, pollution fell 30% \\<after\\> the 2018 ban." in text
+    assert "(2) [Warrant]: " in text and "\n--\n" in text and "(3) [Claim]: " in text
+    assert "[Grounds]\n  <+ [Grounds backing]: " in text
+    assert "[Warrant]\n  <+ [Warrant backing]: Public health research \\{WHO, 2021\\}" in text
+    assert "<Car-free \\[city\\] centres>\n  <_ [Rebuttal]: " in text
+    spanish = to_argdown(COCHES)
+    assert "(3) [Afirmación]: Las ciudades" in spanish and "lang: es" in spanish
+
+
+def aif_structure(text: str) -> tuple[dict[str, str], set[tuple[str, str]]]:
+    """(node text or type -> type, edges as (from, to) named by I-node text or node type)."""
+    document = json.loads(text)
+    assert set(document) == {"nodes", "edges", "locutions", "participants"}
+    nodes = {node["nodeID"]: node for node in document["nodes"]}
+    assert len(nodes) == len(document["nodes"])
+    assert all(set(node) == {"nodeID", "text", "type", "timestamp"} for node in nodes.values())
+
+    def name(node_id: str) -> str:
+        node = nodes[node_id]
+        return node["text"] if node["type"] == "I" else f"{node['type']}#{node_id}"
+
+    edges = {(name(edge["fromID"]), name(edge["toID"])) for edge in document["edges"]}
+    assert all(edge["fromID"] in nodes and edge["toID"] in nodes for edge in document["edges"])
+    kinds = {name(node_id): node["type"] for node_id, node in nodes.items()}
+    return kinds, edges
+
+
+def test_aif_links_the_elements_as_toulmin_does() -> None:
+    kinds, edges = aif_structure(to_aif(CARS, timestamp="2026-11-23 12:00:00"))
+    text = {field: one_line(CARS.text(field)) for field in FIELDS}
+    assert {kinds[text[field]] for field in FIELDS} == {"I"}
+    assert sorted(kinds.values()).count("RA") == 3 and list(kinds.values()).count("CA") == 1
+    (main,) = {target for source, target in edges if source == text["grounds"]}
+    assert kinds[main] == "RA" and (main, text["claim"]) in edges
+    assert (text["warrant"], main) in edges and (text["qualifier"], main) in edges
+    for backing, backed in (("grounds_backing", "grounds"), ("warrant_backing", "warrant")):
+        (inference,) = {target for source, target in edges if source == text[backing]}
+        assert kinds[inference] == "RA" and (inference, text[backed]) in edges
+    (conflict,) = {target for source, target in edges if source == text["rebuttal"]}
+    assert kinds[conflict] == "CA" and (conflict, main) in edges
+    assert len(edges) == 3 + 1 + 2 * 2 + 2
+
+
+def test_aif_leaves_out_what_is_not_written() -> None:
+    draft = ToulminExport(title="Draft", claim="Pizza is tasty", grounds="80% of people say so.")
+    kinds, edges = aif_structure(to_aif(draft))
+    assert sorted(kinds.values()) == ["I", "I", "RA"]
+    assert len(edges) == 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(DOCUMENTS)
+def test_aif_has_one_i_node_per_written_element(document: ToulminExport) -> None:
+    nodes = json.loads(to_aif(document))["nodes"]
+    written = [one_line(document.text(f)) for f in FIELDS if document.text(f).strip()]
+    assert [node["text"] for node in nodes if node["type"] == "I"] == written
+
+
+# --- the page and the downloads -------------------------------------------------
+
+
+@pytest.fixture
+def finished(argument: Argument) -> Argument:
+    for field in FIELDS:
+        setattr(argument, field, CARS.text(field))
+    argument.claim = "Cities should ban cars <script>alert(1)</script> downtown."
+    argument.current_step, argument.completed_at = "rebuttal", timezone.now()
+    argument.save()
+    return argument
+
+
+def client_for(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.django_db
+def test_the_page_shows_the_argument_assembled(student: Any, finished: Argument) -> None:
+    page = client_for(student).get(f"/coach/{finished.pk}/toulmin/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>alert" not in html
+    assert 'class="t-box t-claim"' in html and "Warrant backing" in html
+    for fmt in EXPORT_FORMATS:
+        assert f'href="/coach/{finished.pk}/export/{fmt}/" download' in html
+    assert " style=" not in html and "<script>" not in html.replace("<script src=", "")
+
+
+@pytest.mark.django_db
+def test_the_coaching_page_links_a_complete_argument_to_its_diagram(
+    student: Any, finished: Argument
+) -> None:
+    html = client_for(student).get(f"/coach/{finished.pk}/").content.decode()
+    assert f'href="/coach/{finished.pk}/toulmin/"' in html
+
+
+@pytest.mark.django_db
+def test_the_page_speaks_the_arguments_language(student: Any, spanish_argument: Argument) -> None:
+    spanish_argument.grounds = "Según un estudio de 2019."
+    spanish_argument.save()
+    html = client_for(student).get(f"/coach/{spanish_argument.pk}/toulmin/").content.decode()
+    assert "Respaldo de la garantía" in html and '<html lang="es">' in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("fmt", list(EXPORT_FORMATS))
+def test_each_download_reads_back_as_the_argument(
+    student: Any, finished: Argument, fmt: str
+) -> None:
+    response = client_for(student).get(f"/coach/{finished.pk}/export/{fmt}/")
+    assert response.status_code == 200
+    extension = EXPORT_FORMATS[fmt][0]
+    assert (
+        response["Content-Disposition"]
+        == f'attachment; filename="car-free-city-centres.{extension}"'
+    )
+    body = response.content.decode()
+    if fmt == "json":
+        back = ToulminExport.model_validate_json(body)
+        assert back.complete and back.claim == finished.claim
+    elif fmt == "markdown":
+        assert parse_markdown(body).claim == finished.claim
+    elif fmt == "argdown":
+        assert parse_argdown(body).rebuttal == one_line(finished.rebuttal)
+    else:
+        kinds, _ = aif_structure(body)
+        assert kinds[finished.claim] == "I"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["toulmin/", *[f"export/{fmt}/" for fmt in EXPORT_FORMATS]])
+def test_another_student_gets_a_404(other_student: Any, finished: Argument, path: str) -> None:
+    assert client_for(other_student).get(f"/coach/{finished.pk}/{path}").status_code == 404
+
+
+@pytest.mark.django_db
+def test_an_unknown_format_is_a_404_and_a_visitor_is_sent_to_sign_in(
+    student: Any, finished: Argument
+) -> None:
+    assert client_for(student).get(f"/coach/{finished.pk}/export/pdf/").status_code == 404
+    response = Client().get(f"/coach/{finished.pk}/export/json/")
+    assert response.status_code == 302 and "login" in response["Location"]
