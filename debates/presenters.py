@@ -14,6 +14,7 @@ from django.db.models import QuerySet
 from django.http import QueryDict
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from argumentation.cruxes import natural_key
 from debates import events, services
@@ -249,7 +250,8 @@ def client_strings() -> dict[str, Any]:
         "strength": _("strength"),
         "argumentsWord": _("arguments"),
         "attacksWord": _("attacks"),
-        "validWord": _("valid"),
+        # After a count ("3 valid"): in Spanish a plural, unlike the status of one attack.
+        "validWord": pgettext("after a number of attacks", "valid"),
         "failed": _("The debate failed."),
         "failures": _failure_messages(),
         # %(persona)s and %(round)s are filled in by debate_live.js.
