@@ -107,6 +107,7 @@ def test_it_fits_every_page_on_a_phone(live_asgi, page, settings, width) -> None
         "/coach/",
         "/coach/new/",
         f"/coach/{ids['argument']}/",
+        f"/coach/{ids['argument']}/toulmin/",
         "/trials/",
         "/trials/ask/",
         f"/trials/{ids['trial']}/",
