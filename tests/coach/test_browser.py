@@ -210,6 +210,10 @@ def test_it_rejects_a_proposal_and_keeps_the_draft(live_asgi, page) -> None:
 
     page.locator("#proposal").get_by_role("button", name="Reject").click()
     page.locator("#proposal").wait_for(state="hidden")
+    # Not silence: the coach's stored answer asks what to change.
+    said = CoachMessage.objects.filter(argument=argument).last()
+    assert said.role == "assistant" and said.text.endswith("?")
+    assert last_coach_text(page) == said.text
     assert page.get_by_label("Your message").evaluate("node => node === document.activeElement")
     argument.refresh_from_db()
     assert (argument.pending_proposal, argument.claim, argument.current_step) == (None, "", "claim")
