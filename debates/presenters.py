@@ -37,7 +37,7 @@ from debates.models import (
     TargetComponent,
 )
 from debates.state import load_state
-from debates.svg import GraphEdge, GraphNode, render_graph_svg
+from debates.svg import GraphEdge, GraphNode, GraphWords, render_graph_svg
 from untrusted import parse_id, parse_int
 
 __all__ = [
@@ -345,10 +345,33 @@ def graph_data(*, debate: Debate) -> tuple[list[GraphNode], list[GraphEdge]]:
     return nodes, edges
 
 
+def graph_words() -> GraphWords:
+    """The graph picture's own words, in the language of the request."""
+    return GraphWords(
+        not_counted=_("not counted"),
+        node_tooltip=_("%(id)s (%(label)s) — %(speaker)s, round %(round)s: %(claim)s"),
+        kinds=dict(AttackType.choices),
+        attacks={
+            AttackType.REBUT: _("%(source)s rebuts %(target)s"),
+            AttackType.UNDERMINE: _("%(source)s undermines a premise of %(target)s"),
+            AttackType.UNDERCUT: _("%(source)s undercuts the inference of %(target)s"),
+        },
+        uncounted_attack=_("%(attack)s (not counted)"),
+        faint=_("faint: not counted (invalid or duplicate)"),
+        description=_(
+            "%(arguments)s arguments (%(IN)s IN, %(OUT)s OUT, %(UNDEC)s UNDEC) "
+            "and %(counted)s counted attacks."
+        ),
+    )
+
+
 def graph_svg(*, debate: Debate) -> str:
     nodes, edges = graph_data(debate=debate)
     return render_graph_svg(
-        nodes=nodes, edges=edges, title=_("Argument graph: %(topic)s") % {"topic": debate.topic}
+        nodes=nodes,
+        edges=edges,
+        title=_("Argument graph: %(topic)s") % {"topic": debate.topic},
+        words=graph_words(),
     )
 
 
@@ -387,6 +410,7 @@ def result_context(*, debate: Debate) -> dict[str, Any]:
             nodes=nodes,
             edges=edges,
             title=_("Argument graph: %(topic)s") % {"topic": debate.topic},
+            words=graph_words(),
         ),
         "arguments": [
             {"row": argument, "label": labels.get(key, "")} for key, argument in arguments.items()

@@ -20,13 +20,19 @@ faint, with an empty label: it is shown for the record, not judged.
 
 Every piece of model text is escaped for XML: a claim containing ``<script>``
 is text in a ``<text>`` element, never markup.
+
+The picture's own words (legend, tooltips, description) come in a
+:class:`GraphWords`, English by default: the site passes them translated into
+the page's language, and this module stays free of Django. The labels IN /
+OUT / UNDEC are the formal terms and stay as they are.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
 __all__ = [
@@ -34,6 +40,7 @@ __all__ = [
     "LABEL_STYLES",
     "GraphEdge",
     "GraphNode",
+    "GraphWords",
     "render_graph_svg",
 ]
 
@@ -59,7 +66,7 @@ NODE_HEIGHT = 62
 COLUMN_GAP = 96
 ROW_GAP = 22
 MARGIN = 24
-LEGEND_HEIGHT = 64
+LEGEND_HEIGHT = 84
 LEGEND_WIDTH = 640
 CLAIM_CHARS = 26
 SPEAKER_CHARS = 26
@@ -87,8 +94,39 @@ class GraphEdge:
     counted: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class GraphWords:
+    """Every word the picture says itself; %(name)s placeholders are filled in here."""
+
+    not_counted: str = "not counted"
+    # "A3 (IN) — The Empiricist, round 1: claim"
+    node_tooltip: str = "%(id)s (%(label)s) — %(speaker)s, round %(round)s: %(claim)s"
+    # attack type -> its name in the legend
+    kinds: Mapping[str, str] = field(
+        default_factory=lambda: {"rebut": "rebut", "undermine": "undermine", "undercut": "undercut"}
+    )
+    # attack type -> an edge's tooltip
+    attacks: Mapping[str, str] = field(
+        default_factory=lambda: {
+            "rebut": "%(source)s rebuts %(target)s",
+            "undermine": "%(source)s undermines a premise of %(target)s",
+            "undercut": "%(source)s undercuts the inference of %(target)s",
+        }
+    )
+    uncounted_attack: str = "%(attack)s (not counted)"
+    faint: str = "faint: not counted (invalid or duplicate)"
+    description: str = (
+        "%(arguments)s arguments (%(IN)s IN, %(OUT)s OUT, %(UNDEC)s UNDEC) "
+        "and %(counted)s counted attacks."
+    )
+
+
 def render_graph_svg(
-    *, nodes: list[GraphNode], edges: list[GraphEdge], title: str = "Argument graph"
+    *,
+    nodes: list[GraphNode],
+    edges: list[GraphEdge],
+    title: str = "Argument graph",
+    words: GraphWords = GraphWords(),  # noqa: B008 (frozen, so one shared default is safe)
 ) -> str:
     """Return the SVG document (a string) for ``nodes`` and ``edges``.
 
@@ -103,19 +141,19 @@ def render_graph_svg(
         f'aria-labelledby="graph-title graph-desc" viewBox="0 0 {width} {height + LEGEND_HEIGHT}" '
         f'width="{width}" height="{height + LEGEND_HEIGHT}" font-family="system-ui, sans-serif">',
         f'<title id="graph-title">{escape(title)}</title>',
-        f'<desc id="graph-desc">{escape(_description(nodes, edges))}</desc>',
+        f'<desc id="graph-desc">{escape(_description(nodes, edges, words))}</desc>',
         _markers(),
     ]
     parts.append('<g class="edges">')
     for edge in sorted(edges, key=lambda e: (e.source, e.target, e.kind)):
         if edge.source in positions and edge.target in positions:
-            parts.append(_edge(edge, positions))
+            parts.append(_edge(edge, positions, words))
     parts.append("</g>")
     parts.append('<g class="nodes">')
     for node_id in sorted(positions, key=lambda key: positions[key]):
-        parts.append(_node(by_id[node_id], positions[node_id]))
+        parts.append(_node(by_id[node_id], positions[node_id], words))
     parts.append("</g>")
-    parts.append(_legend(top=height))
+    parts.append(_legend(top=height, words=words))
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -156,15 +194,21 @@ def _canvas_size(positions: dict[str, tuple[int, int]]) -> tuple[int, int]:
     return max(right, LEGEND_WIDTH), bottom
 
 
-def _node(node: GraphNode, at: tuple[int, int]) -> str:
+def _node(node: GraphNode, at: tuple[int, int], words: GraphWords) -> str:
     x, y = at
     counted = node.label in LABEL_STYLES
     label = node.label if counted else "UNCOUNTED"
     fill, stroke, ink = LABEL_STYLES[node.label] if counted else UNCOUNTED_NODE
-    word = label if counted else "not counted"
+    word = label if counted else words.not_counted
     extra = "" if counted else ' stroke-dasharray="4 3" opacity="0.55"'
     claim = _short(node.claim, CLAIM_CHARS)
-    tooltip = f"{node.id} ({word}) — {node.speaker}, round {node.round}: {node.claim}"
+    tooltip = words.node_tooltip % {
+        "id": node.id,
+        "label": word,
+        "speaker": node.speaker,
+        "round": node.round,
+        "claim": node.claim,
+    }
     return (
         f'<g class="node {label.lower()}" data-id={quoteattr(node.id)}>'
         f"<title>{escape(tooltip)}</title>"
@@ -173,7 +217,7 @@ def _node(node: GraphNode, at: tuple[int, int]) -> str:
         f'<text x="{x + 10}" y="{y + 18}" font-size="13" font-weight="700" fill="{ink}">'
         f"{escape(_short(node.id, 10))}</text>"
         f'<text x="{x + NODE_WIDTH - 10}" y="{y + 18}" font-size="11" font-weight="600" '
-        f'text-anchor="end" fill="{ink}">{word}</text>'
+        f'text-anchor="end" fill="{ink}">{escape(word)}</text>'
         f'<text x="{x + 10}" y="{y + 35}" font-size="11" fill="{ink}">'
         f"{escape(_short(node.speaker, SPEAKER_CHARS))}</text>"
         f'<text x="{x + 10}" y="{y + 52}" font-size="12" fill="{ink}">{escape(claim)}</text>'
@@ -185,7 +229,7 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _edge(edge: GraphEdge, positions: dict[str, tuple[int, int]]) -> str:
+def _edge(edge: GraphEdge, positions: dict[str, tuple[int, int]], words: GraphWords) -> str:
     kind = edge.kind if edge.kind in ATTACK_STYLES else "rebut"
     colour, dash = ATTACK_STYLES[kind]
     path = _edge_path(positions[edge.source], positions[edge.target])
@@ -194,11 +238,13 @@ def _edge(edge: GraphEdge, positions: dict[str, tuple[int, int]]) -> str:
     state = "counted" if edge.counted else "uncounted"
     # Rebutting is mutual in the framework: show it with a head at each end.
     start = f' marker-start="url(#arrow-{kind})"' if kind == "rebut" else ""
+    tooltip = words.attacks[kind] % {"source": edge.source, "target": edge.target}
+    if not edge.counted:
+        tooltip = words.uncounted_attack % {"attack": tooltip}
     return (
         f'<path class="edge {kind} {state}" d="{path}" fill="none" stroke="{colour}" '
         f'stroke-width="2"{dash_attr}{faint}{start} marker-end="url(#arrow-{kind})">'
-        f"<title>{escape(edge.source)} {kind}s {escape(edge.target)}"
-        f"{'' if edge.counted else ' (not counted)'}</title></path>"
+        f"<title>{escape(tooltip)}</title></path>"
     )
 
 
@@ -234,7 +280,7 @@ def _markers() -> str:
     return "<defs>" + "".join(markers) + "</defs>"
 
 
-def _legend(*, top: int) -> str:
+def _legend(*, top: int, words: GraphWords) -> str:
     parts = [f'<g class="legend" transform="translate({MARGIN},{top})" font-size="12">']
     x = 0
     for label, (fill, stroke, ink) in LABEL_STYLES.items():
@@ -245,25 +291,22 @@ def _legend(*, top: int) -> str:
         x += 80
     x = 0
     for kind, (colour, dash) in ATTACK_STYLES.items():
+        name = words.kinds.get(kind, kind)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         start = f' marker-start="url(#arrow-{kind})"' if kind == "rebut" else ""
         parts.append(
             f'<line x1="{x + 4}" y1="36" x2="{x + 34}" y2="36" stroke="{colour}" stroke-width="2"'
             f'{dash_attr}{start} marker-end="url(#arrow-{kind})"/>'
-            f'<text x="{x + 42}" y="40" fill="#1d2330">{kind}</text>'
+            f'<text x="{x + 42}" y="40" fill="#1d2330">{escape(name)}</text>'
         )
-        x += 120
-    parts.append(
-        f'<text x="{x}" y="40" fill="#5b6475">faint: not counted (invalid or duplicate)</text>'
-    )
+        # Room for the name as written (about 7 px a character at this size), any language.
+        x += max(120, 42 + 7 * len(name) + 18)
+    parts.append(f'<text x="0" y="64" fill="#5b6475">{escape(words.faint)}</text>')
     parts.append("</g>")
     return "".join(parts)
 
 
-def _description(nodes: list[GraphNode], edges: list[GraphEdge]) -> str:
+def _description(nodes: list[GraphNode], edges: list[GraphEdge], words: GraphWords) -> str:
     counts = {label: sum(1 for n in nodes if n.label == label) for label in LABEL_STYLES}
     counted = sum(1 for e in edges if e.counted)
-    return (
-        f"{len(nodes)} arguments ({counts['IN']} IN, {counts['OUT']} OUT, "
-        f"{counts['UNDEC']} UNDEC) and {counted} counted attacks."
-    )
+    return words.description % {"arguments": len(nodes), "counted": counted, **counts}

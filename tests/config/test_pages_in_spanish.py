@@ -175,8 +175,8 @@ def test_it_shows_the_debate_pages_in_spanish(spanish: Client) -> None:
     )
     assert_spanish(
         page(spanish, f"/debates/{demo.pk}/"),
-        has=["Terreno común", "Supuestos clave", "Grafo de argumentos"],
-        lacks=["Common ground", "Crux assumptions", "Argument graph"],
+        has=["Terreno común", "Supuestos clave", "Grafo de argumentos", "ataques contados"],
+        lacks=["Common ground", "Crux assumptions", "Argument graph", "counted attacks", "faint:"],
     )
     assert_spanish(
         page(spanish, f"/debates/{demo.pk}/replay/"),

@@ -2,7 +2,14 @@
 
 import xml.etree.ElementTree as ET
 
-from debates.svg import ATTACK_STYLES, LABEL_STYLES, GraphEdge, GraphNode, render_graph_svg
+from debates.svg import (
+    ATTACK_STYLES,
+    LABEL_STYLES,
+    GraphEdge,
+    GraphNode,
+    GraphWords,
+    render_graph_svg,
+)
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -140,3 +147,36 @@ def test_it_gives_rebuttals_a_head_at_each_end_because_they_are_mutual() -> None
     assert paths["rebut"].get("marker-start") == "url(#arrow-rebut)"
     assert paths["undermine"].get("marker-start") is None
     assert paths["undercut"].get("marker-start") is None
+
+
+def test_it_says_its_own_words_in_the_language_it_is_given() -> None:
+    words = GraphWords(
+        not_counted="no contado",
+        node_tooltip="%(id)s (%(label)s) — %(speaker)s, ronda %(round)s: %(claim)s",
+        kinds={"rebut": "refutar", "undermine": "socavar", "undercut": "cortar la inferencia"},
+        attacks={
+            "rebut": "%(source)s refuta a %(target)s",
+            "undermine": "%(source)s socava una premisa de %(target)s",
+            "undercut": "%(source)s corta la inferencia de %(target)s",
+        },
+        uncounted_attack="%(attack)s (no contado)",
+        faint="tenue: no contado (no válido o duplicado)",
+        description="%(arguments)s argumentos (%(IN)s IN, %(OUT)s OUT, %(UNDEC)s UNDEC) "
+        "y %(counted)s ataques contados.",
+    )
+    nodes, edges = sample_graph()
+    root = parse(render_graph_svg(nodes=nodes, edges=edges, words=words))
+    text = "".join(root.itertext())
+
+    assert (
+        root.find(f"{SVG}desc").text == "4 argumentos (1 IN, 1 OUT, 2 UNDEC) y 3 ataques contados."
+    )
+    assert "A1 (IN) — Economist, ronda 0: Taxes fund schools" in text
+    assert "A3 socava una premisa de A1" in text
+    assert "A3 refuta a A4 (no contado)" in text
+    assert "cortar la inferencia" in text and "tenue: no contado" in text
+    assert not any(word in text for word in ("round", "rebuts", "counted attacks", "faint"))
+    # The longest legend name does not run into the next one.
+    legend = [t for t in root.iter(f"{SVG}text") if t.text in words.kinds.values()]
+    xs = [int(t.get("x")) for t in legend]
+    assert xs == sorted(xs) and xs[2] - xs[1] >= 7 * len("socavar")
