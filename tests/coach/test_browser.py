@@ -32,7 +32,8 @@ def slow(obj: dict) -> Reply:
 def start_argument(page, live, title: str) -> None:
     page.goto(f"{live.url}/coach/new/")
     page.get_by_label("Title").fill(title)
-    page.get_by_label("Language").select_option("en")
+    # The header's language switch is labelled "Language" too: pick the form's field.
+    page.locator("#id_language").select_option("en")
     page.get_by_role("button", name="Start").click()
 
 
