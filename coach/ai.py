@@ -12,15 +12,19 @@ import asyncio
 import os
 import weakref
 from collections.abc import AsyncIterator
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 
 from coach.prompts import MAX_TOKENS
 from coach.schemas import CoachAIResult
-from llm import StreamDone, TextDelta, astream_structured, make_async_client
+from llm import StreamDone, TextDelta, Usage, astream_structured, cost_usd, make_async_client
 
-__all__ = ["stream_coach_reply"]
+__all__ = ["stream_coach_reply", "turn_reserve_usd"]
+
+# For the quota, before a turn: a long prompt (system, history, draft) and a full reply.
+RESERVED_INPUT_TOKENS = 4000
 
 _clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, Any]] = (
     weakref.WeakKeyDictionary()
@@ -41,6 +45,15 @@ def _client() -> Any:
             timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=settings.LLM_MAX_RETRIES
         )
     return per_loop[key]
+
+
+def turn_reserve_usd() -> Decimal:
+    """The most one AI turn is expected to cost; it must fit in what is left of the quota."""
+    return cost_usd(
+        model=settings.COACH_MODEL,
+        usage=Usage(input_tokens=RESERVED_INPUT_TOKENS, output_tokens=MAX_TOKENS),
+        prices=settings.LLM_PRICES,
+    )
 
 
 async def stream_coach_reply(

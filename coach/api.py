@@ -16,11 +16,15 @@ X-CSRFToken). An anonymous caller gets 401 ``{"error":
 fetch() would follow the redirect and try to parse a login page as JSON.
 Another student's argument, like a missing one, is 404 ``{"error":
 "not_found"}``. Bad input is 400 ``{"error": <code>, "detail": <text>}``.
+A turn refused by a limit (limits.services) is 429 ``{"error": "rate_limited" |
+"quota_exceeded", "detail": <plain sentence with the reset time>, "retry_at":
+<ISO 8601>}`` with ``Retry-After``, before anything is stored or paid for.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import AsyncIterator, Callable
 from functools import wraps
 from typing import Any
@@ -29,6 +33,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import resolve_url
+from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -37,12 +42,14 @@ from coach.models import Argument
 from coach.services import (
     ProposalError,
     accept_proposal,
+    admit_turn,
     draft_json,
     reject_proposal,
     run_turn,
     save_typed_field,
 )
 from coach.turn_store import TurnState, begin_turn
+from limits.services import LimitReached
 from untrusted import JSONInputError, loads_json, parse_id, text_problem
 from untrusted.forms import UNSTORABLE_TEXT
 
@@ -71,6 +78,18 @@ def _unauthenticated() -> JsonResponse:
 
 def _not_found() -> JsonResponse:
     return _error(404, "not_found", "no such argument")
+
+
+def _limit_reached(refused: LimitReached) -> JsonResponse:
+    """429 {"error": "rate_limited" | "quota_exceeded", "detail": <sentence>, "retry_at": <ISO>}.
+
+    Nothing is stored: the page keeps the words in the box to send later.
+    """
+    response = JsonResponse(refused.as_json(), status=429)
+    if refused.retry_at is not None:
+        seconds = (refused.retry_at - timezone.now()).total_seconds()
+        response["Retry-After"] = str(max(1, math.ceil(seconds)))
+    return response
 
 
 def _json_body(request: HttpRequest) -> dict[str, Any]:
@@ -179,8 +198,11 @@ def _open_turn(request: HttpRequest) -> HttpResponse | tuple[TurnState, str, str
         return _unauthenticated()
     try:
         turn = _turn_request(_json_body(request))
+        admit_turn(user=request.user)
     except BadRequest as bad:
         return _error(400, bad.code, bad.detail)
+    except LimitReached as refused:
+        return _limit_reached(refused)
     state = begin_turn(owner=request.user, **turn)
     if state is None:
         return _not_found()

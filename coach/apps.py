@@ -11,3 +11,16 @@ class CoachConfig(AppConfig):
 
         # Site-wide in effect; see coach/sqlite_wal.py for why it is connected here.
         connection_created.connect(keep_wal_open, dispatch_uid="coach.sqlite_wal")
+
+        from django.db.models import F
+
+        from coach.models import CoachTurn
+        from limits.services import register_spend_source
+
+        # Every turn's cost, failed ones too: the model was paid for them.
+        register_spend_source(
+            name="coach",
+            model=CoachTurn,
+            user_field="argument__owner",
+            cost=lambda: F("cost_usd"),
+        )

@@ -14,15 +14,18 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from coach.ai import turn_reserve_usd
 from coach.draft import coach_kind, draft_json
 from coach.models import Argument, CoachMessage, Language, Provenance, Role
 from coach.offline import acknowledge_rejection
 from coach.steps import field_for, is_step, next_step
 from coach.turn import run_turn
+from limits.services import admit
 
 __all__ = [
     "ProposalError",
     "accept_proposal",
+    "admit_turn",
     "coach_kind",
     "create_argument",
     "draft_json",
@@ -41,6 +44,16 @@ class ProposalError(ValueError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+def admit_turn(*, user) -> None:
+    """Raise limits.services.LimitReached when `user` may not start a coach turn now.
+
+    Every turn counts towards the rate; only an AI turn is paid, so only it
+    must fit in the quota (the offline coach costs nothing).
+    """
+    paid = coach_kind() == "ai"
+    admit(user=user, action="coach_turn", reserve_usd=turn_reserve_usd() if paid else None)
 
 
 def create_argument(*, owner, title: str, language: str = Language.ENGLISH) -> Argument:

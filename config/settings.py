@@ -6,6 +6,7 @@ process) and without an API key (the offline coach answers).
 """
 
 import os
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -51,6 +52,8 @@ INSTALLED_APPS = [
     "coach",
     "debates",
     "trials",
+    "limits",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -64,6 +67,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -117,6 +122,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# django-axes first: it refuses a locked-out sign-in before the password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
 # A signed-in student lands on their own page (their arguments, trials, debates).
@@ -201,6 +211,54 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # longer than one model call with its retries.
 DEBATE_LEASE_SECONDS = float(os.environ.get("DEBATE_LEASE_SECONDS", "300"))
 
+# --- Cache --------------------------------------------------------------------
+# Rate-limit counters live here. With Redis, every web worker shares them and
+# INCR is atomic. Without it the site is one process (background work runs in
+# its threads too), and a per-process memory cache is exact for that.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "argue",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Spending and abuse limits (limits/, README "Configuration") --------------
+# Per user, across coach turns, debates and trials; 0 turns a limit off.
+QUOTA_DAILY_USD = Decimal(os.environ.get("QUOTA_DAILY_USD", "5"))
+QUOTA_MONTHLY_USD = Decimal(os.environ.get("QUOTA_MONTHLY_USD", "50"))
+# action -> (how many, per how many seconds); a later format adds its own entry.
+RATE_LIMITS = {
+    "coach_turn": (int(os.environ.get("RATE_COACH_TURNS_PER_MINUTE", "20")), 60),
+    "debate": (int(os.environ.get("RATE_DEBATES_PER_HOUR", "6")), 3600),
+    "trial": (int(os.environ.get("RATE_TRIALS_PER_HOUR", "20")), 3600),
+}
+MAX_RUNNING_DEBATES_PER_USER = int(os.environ.get("MAX_RUNNING_DEBATES_PER_USER", "2"))
+# Instructors pay the bill and try things out: no quota or rate for staff.
+LIMITS_EXEMPT_STAFF = env_bool("LIMITS_EXEMPT_STAFF", default=True)
+# Without a broker, debates and trials run in at most this many threads; the
+# rest wait in line (config/background.py).
+BACKGROUND_THREADS = int(os.environ.get("BACKGROUND_THREADS", "4"))
+# Self-signup: open in development, closed on a production site unless asked
+# for (each account gets its own quota, so open signup multiplies the spend).
+SIGNUP_OPEN = env_bool("SIGNUP_OPEN", default=DEBUG)
+
+# Sign-in throttling (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords
+# for one username from one address, that pair is locked out for
+# LOGIN_LOCKOUT_MINUTES. Per pair, so a classroom behind one address is not
+# locked out by one student's typos, nor a student by someone else's guesses.
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # failures are enough; no log of every sign-in
+AXES_LOCKOUT_CALLABLE = "limits.views.locked_out"
+AXES_USERNAME_CALLABLE = "untrusted.forms.signin_username"  # storable, not too long
+AXES_VERBOSE = False
+
 # --- The language model -----------------------------------------------------
 # The anthropic SDK itself reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL.
 ANTHROPIC_API_KEY = os.environ.get("ANTHROPIC_API_KEY", "")
@@ -246,4 +304,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # django-axes logs every sign-in at INFO; lockouts and failures are WARNING.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

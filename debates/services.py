@@ -23,19 +23,23 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Case, DecimalField, F, Q, When
+from django.db.models.functions import Greatest
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from config.background import run_in_background_on_commit
 from debates import events, orchestrator
 from debates.budget import estimate_debate_cost
 from debates.calls import close_thread_runner
 from debates.models import MAX_ROUNDS, MIN_ROUNDS, Debate, DebateStatus, Persona
+from limits.services import LimitReached, admit, is_exempt, lock_user
 from llm import api_key_configured
 
 __all__ = [
     "MIN_PERSONAS",
     "create_debate",
+    "debate_cost",
     "debates_available",
     "estimate_cost",
     "launch",
@@ -89,6 +93,8 @@ def create_debate(
     if budget <= 0:
         raise ValidationError("The budget must be positive.", code="budget")
     with transaction.atomic():
+        if getattr(creator, "is_authenticated", False):
+            _admit(user=creator, budget=budget)
         debate = Debate.objects.create(
             topic=topic,
             max_rounds=int(max_rounds),
@@ -139,6 +145,51 @@ def retry_debate(*, debate_id: int, user) -> Debate:
         launch(debate.pk)
     debate.refresh_from_db()
     return debate
+
+
+def _admit(*, user, budget: Decimal) -> None:
+    """The creator's limits, before the row that counts against them is saved.
+
+    Call inside the transaction that saves the debate: the user's row is
+    locked, so two tabs cannot both squeeze under the same cap or quota.
+    The whole budget is reserved (see `debate_cost`).
+    """
+    lock_user(user)
+    cap = settings.MAX_RUNNING_DEBATES_PER_USER
+    if cap > 0 and not is_exempt(user):
+        running = Debate.objects.filter(
+            creator=user, status__in=[DebateStatus.QUEUED, DebateStatus.RUNNING]
+        ).count()
+        if running >= cap:
+            raise LimitReached(
+                ngettext(
+                    "You already have %(count)d debate queued or running. "
+                    "Wait until it finishes, then start the next one.",
+                    "You already have %(count)d debates queued or running. "
+                    "Wait until one finishes, then start the next one.",
+                    running,
+                )
+                % {"count": running},
+                code="too_many_running",
+            )
+    admit(user=user, action="debate", reserve_usd=budget)
+
+
+def debate_cost() -> Case:
+    """What a debate counts against its creator's quota (limits.services).
+
+    Finished: what it cost. Queued or running: its whole budget, or its cost
+    if that went higher (the budget check estimates each stage before it
+    runs). A failed debate that is retried counts its budget again.
+    """
+    return Case(
+        When(
+            status__in=[DebateStatus.QUEUED, DebateStatus.RUNNING],
+            then=Greatest(F("cost_usd"), F("budget_usd")),
+        ),
+        default=F("cost_usd"),
+        output_field=DecimalField(max_digits=14, decimal_places=6),
+    )
 
 
 def launch(debate_id: int) -> None:

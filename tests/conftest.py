@@ -1,3 +1,5 @@
+from collections.abc import Iterator
+
 import pytest
 
 from tests.services import require_redis_url
@@ -20,6 +22,22 @@ def _plain_http_in_tests() -> None:
     from django.conf import settings
 
     settings.SECURE_SSL_REDIRECT = False
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """Each test starts with empty rate-limit counters (limits/), in this process's memory.
+
+    Counters are keyed by user id, and ids repeat from test to test. With
+    REDIS_URL the site's cache is Redis, which Celery shares: never flushed here.
+    """
+    from django.core.cache import caches
+    from django.test import override_settings
+
+    memory = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}
+    with override_settings(CACHES={"default": memory}):
+        caches["default"].clear()
+        yield
 
 
 @pytest.fixture(scope="session")

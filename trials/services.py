@@ -16,12 +16,14 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Case, DecimalField, F, Q, Value, When
+from django.db.models.functions import Cast, Greatest
 from django.utils import timezone
 
 from coach.models import Argument
 from coach.steps import STEPS
-from llm import api_key_configured, call_structured, make_client
+from limits.services import admit
+from llm import Usage, api_key_configured, call_structured, cost_usd, make_client
 from trials.chain import KEY_NEEDED_REASON, CallRecord, ChainResult, run_chain
 from trials.models import Trial, TrialFailure, TrialStatus
 from trials.query import argument_query, question_query
@@ -36,6 +38,8 @@ __all__ = [
     "retry_trial",
     "run_trial",
     "start_trial",
+    "trial_cost",
+    "trial_reserve_usd",
 ]
 
 logger = logging.getLogger(__name__)
@@ -48,6 +52,37 @@ MAX_QUESTION_CHARS = 2000
 STALE_AFTER = timedelta(minutes=10)
 
 
+# For the quota, before a trial has cost anything: every phase sent back once
+# (8 calls), each with a long prompt and a full reply.
+RESERVED_CALLS = 8
+RESERVED_INPUT_TOKENS = 2500
+MONEY = DecimalField(max_digits=14, decimal_places=6)
+
+
+def trial_reserve_usd() -> Decimal:
+    """The most a trial is expected to cost, reserved from the quota while it runs."""
+    one_call = cost_usd(
+        model=settings.TRIAL_MODEL,
+        usage=Usage(input_tokens=RESERVED_INPUT_TOKENS, output_tokens=PHASE_MAX_TOKENS),
+        prices=settings.LLM_PRICES,
+    )
+    return (one_call * RESERVED_CALLS).quantize(Decimal("0.000001"))
+
+
+def trial_cost() -> Case:
+    """What a trial counts against its owner's quota (limits.services): its cost once
+    finished; while pending or running, the reserve or its cost if that is higher."""
+    reserve = Cast(Value(trial_reserve_usd()), output_field=MONEY)
+    return Case(
+        When(
+            status__in=[TrialStatus.PENDING, TrialStatus.RUNNING],
+            then=Greatest(F("cost_usd"), reserve),
+        ),
+        default=F("cost_usd"),
+        output_field=MONEY,
+    )
+
+
 class TrialRefused(ValueError):
     """The trial cannot start: an incomplete or foreign argument, an empty question."""
 
@@ -56,7 +91,8 @@ def start_trial(*, user, argument: Argument | None = None, question: str | None 
     """A pending trial of `argument` (complete, owned by `user`) or of a free-text `question`.
 
     The run is queued on commit, so a worker never looks for a trial that
-    is not saved yet.
+    is not saved yet. Raises limits.services.LimitReached when the owner's
+    rate or quota refuses it, before anything is saved or paid for.
     """
     from trials.background import enqueue_trial
 
@@ -72,15 +108,19 @@ def start_trial(*, user, argument: Argument | None = None, question: str | None 
             language=argument.language,
             fields={step.field: getattr(argument, step.field) for step in STEPS},
         )
-        trial = Trial.objects.create(owner=user, argument=argument, query=query)
+        fields = {"argument": argument, "query": query}
     else:
         text = (question or "").strip()
         if not text:
             raise TrialRefused("the question is empty")
         if len(text) > MAX_QUESTION_CHARS:
             raise TrialRefused(f"the question is longer than {MAX_QUESTION_CHARS} characters")
-        trial = Trial.objects.create(owner=user, question=text, query=question_query(question=text))
-    transaction.on_commit(lambda: enqueue_trial(trial.pk))
+        fields = {"question": text, "query": question_query(question=text)}
+    with transaction.atomic():
+        # The pending trial counts against the quota as soon as it is saved.
+        admit(user=user, action="trial", reserve_usd=trial_reserve_usd())
+        trial = Trial.objects.create(owner=user, **fields)
+        transaction.on_commit(lambda: enqueue_trial(trial.pk))
     return trial
 
 

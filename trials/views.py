@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from coach.models import Argument
+from limits.services import LimitReached
 from llm import api_key_configured
 from trials.forms import QuestionForm
 from trials.models import Trial
@@ -55,6 +56,8 @@ def trial_ask(request: HttpRequest) -> HttpResponse:
                 trial = start_trial(user=request.user, question=form.cleaned_data["question"])
             except TrialRefused as refused:
                 form.add_error("question", str(refused))
+            except LimitReached as refused:
+                form.add_error(None, refused.message)
             else:
                 return redirect("trials:trial_detail", trial_id=trial.pk)
     return render(request, "trials/trial_ask.html", {"form": form, "key_needed": key_needed})
@@ -71,7 +74,11 @@ def trial_start(request: HttpRequest, argument_id: int) -> HttpResponse:
     if not api_key_configured():
         messages.error(request, KEY_NEEDED)
         return redirect("trials:trial_list")
-    trial = start_trial(user=request.user, argument=argument)
+    try:
+        trial = start_trial(user=request.user, argument=argument)
+    except LimitReached as refused:
+        messages.error(request, refused.message)
+        return redirect("trials:trial_list")
     return redirect("trials:trial_detail", trial_id=trial.pk)
 
 

@@ -1,0 +1,319 @@
+"""Spending and abuse limits: the one call every paid action makes before it pays.
+
+``admit(user=..., action=..., reserve_usd=...)`` runs before a coach turn,
+a debate or a trial asks a model anything. It raises :class:`LimitReached`
+(a plain sentence that says when the limit renews) when the user
+
+- went over the action's rate (``settings.RATE_LIMITS``: so many per minute
+  or hour, counted in the cache by django-ratelimit), or
+- would go over the daily or monthly cost quota (``QUOTA_DAILY_USD``,
+  ``QUOTA_MONTHLY_USD``) with what the action may still cost, its *reserve*.
+
+Spend is never counted twice or kept on the side: it is read from the
+ledgers the apps already write (coach turns, debates and their call ledger,
+trials), through *spend sources* each app registers once in its
+``AppConfig.ready``. Unfinished work counts at what it may still cost: a
+queued or running debate at its whole budget (or its cost, if higher), a
+pending or running trial at an estimate. So a student with $5 left cannot
+start ten $50 debates, nor two $3 ones at once.
+
+A later format (inquiries, tournaments, stress tests) plugs in with
+``register_spend_source`` for its ledger and ``admit`` before it starts;
+its rate is one more entry in ``RATE_LIMITS``.
+
+Everything is counted per user in the site's time zone (``TIME_ZONE``):
+the day renews at midnight, the month on the 1st. Staff are exempt while
+``LIMITS_EXEMPT_STAFF`` is on. Pure arithmetic lives in ``limits.quota``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.db.models import DecimalField, Q, Sum
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.timesince import timeuntil
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django_ratelimit.core import get_usage
+
+from limits.quota import Allowance, Quota, Spend, allowance, check_quota, day_start, month_start
+
+__all__ = [
+    "LimitReached",
+    "admit",
+    "allowance_for",
+    "allowance_sentence",
+    "is_exempt",
+    "local_now",
+    "lock_user",
+    "quota",
+    "register_spend_source",
+    "spend_by_user",
+    "wait_words",
+    "when",
+]
+
+logger = logging.getLogger(__name__)
+
+ZERO = Decimal(0)
+MONEY = DecimalField(max_digits=14, decimal_places=6)
+
+# What each rate-limited action is called in the refusal sentence.
+ACTION_NAMES = {
+    "coach_turn": gettext_lazy("messages to the coach"),
+    "debate": gettext_lazy("new debates"),
+    "trial": gettext_lazy("new trials"),
+}
+
+
+class LimitReached(ValidationError):
+    """A limit refuses the action. `message` is a plain sentence for the student.
+
+    `code`: ``rate_limited``, ``quota_exceeded`` or ``too_many_running``;
+    `retry_at`: when trying again can succeed (None: when something else ends).
+    A ValidationError, so a form can show it as it shows any other refusal.
+    """
+
+    def __init__(self, message: str, *, code: str, retry_at: datetime | None = None) -> None:
+        super().__init__(message, code=code)
+        self.retry_at = retry_at
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "error": self.code,
+            "detail": str(self.message),
+            "retry_at": self.retry_at.isoformat() if self.retry_at else None,
+        }
+
+
+# --- spend sources ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SpendSource:
+    model: type[models.Model]
+    user_field: str  # lookup from a row to its user's id: "owner", "argument__owner"
+    cost: Callable[[], Any]  # the row's cost as a query expression (built per query)
+    created_field: str = "created_at"
+
+
+_sources: dict[str, SpendSource] = {}
+
+
+def register_spend_source(
+    *,
+    name: str,
+    model: type[models.Model],
+    user_field: str,
+    cost: Callable[[], Any],
+    created_field: str = "created_at",
+) -> None:
+    """Count `model`'s rows in every user's spend, on the day and month they were created.
+
+    `cost` returns the expression of what one row costs, or may still cost
+    while its work is unfinished (see debates/apps.py). Registering a name
+    again replaces the source, so reloading an app is harmless.
+    """
+    _sources[name] = SpendSource(
+        model=model, user_field=user_field, cost=cost, created_field=created_field
+    )
+
+
+def local_now(now: datetime | None = None) -> datetime:
+    # The site's day, the same for every user: a student's midnight would let
+    # anyone renew their allowance by changing a time zone.
+    return timezone.localtime(now or timezone.now(), timezone.get_default_timezone())
+
+
+def spend_by_user(user_ids: Iterable[int], *, now: datetime | None = None) -> dict[int, Spend]:
+    """Today's and this month's spend of each user, one grouped query per source."""
+    ids = list(user_ids)
+    now = local_now(now)
+    day_from, month_from = day_start(now), month_start(now)
+    totals = {pk: [ZERO, ZERO] for pk in ids}
+    if not ids:
+        return {}
+    for source in _sources.values():
+        cost = source.cost()
+        rows = (
+            source.model._default_manager.filter(
+                **{f"{source.user_field}__in": ids, f"{source.created_field}__gte": month_from}
+            )
+            .order_by()
+            .values(source.user_field)
+            .annotate(
+                month=Sum(cost, output_field=MONEY),
+                today=Sum(
+                    cost,
+                    filter=Q(**{f"{source.created_field}__gte": day_from}),
+                    output_field=MONEY,
+                ),
+            )
+        )
+        for row in rows:
+            total = totals[row[source.user_field]]
+            total[0] += row["today"] or ZERO
+            total[1] += row["month"] or ZERO
+    return {pk: Spend(today=today, month=month) for pk, (today, month) in totals.items()}
+
+
+def quota() -> Quota:
+    """The ceilings in force; 0 in the environment means no ceiling."""
+    daily, monthly = Decimal(settings.QUOTA_DAILY_USD), Decimal(settings.QUOTA_MONTHLY_USD)
+    return Quota(
+        daily_usd=daily if daily > 0 else None, monthly_usd=monthly if monthly > 0 else None
+    )
+
+
+def is_exempt(user: Any) -> bool:
+    return bool(getattr(user, "is_staff", False)) and settings.LIMITS_EXEMPT_STAFF
+
+
+def allowance_for(user: Any, *, now: datetime | None = None) -> Allowance:
+    now = local_now(now)
+    spend = spend_by_user([user.pk], now=now)[user.pk]
+    return allowance(quota=quota(), spend=spend, now=now)
+
+
+def allowance_sentence(state: Allowance) -> str:
+    """What a student has left, in plain words (shares, never tokens or dollars)."""
+    day, month = state.used_today_percent, state.used_month_percent
+    if month is not None and month >= 100:
+        return _("You have used this month's AI allowance. It renews %(when)s.") % {
+            "when": when(state.month_resets_at)
+        }
+    if day is not None and day >= 100:
+        return _("You have used today's AI allowance. It renews %(when)s.") % {
+            "when": when(state.day_resets_at)
+        }
+    if day is not None and month is not None:
+        return _(
+            "AI allowance left: %(day)s%% of today's (it renews in %(wait)s) "
+            "and %(month)s%% of this month's."
+        ) % {"day": 100 - day, "month": 100 - month, "wait": wait_words(state.day_resets_at)}
+    if day is not None:
+        return _("AI allowance left: %(day)s%% of today's (it renews in %(wait)s).") % {
+            "day": 100 - day,
+            "wait": wait_words(state.day_resets_at),
+        }
+    if month is not None:
+        return _("AI allowance left: %(month)s%% of this month's.") % {"month": 100 - month}
+    return ""
+
+
+# --- the check ----------------------------------------------------------------
+
+
+def wait_words(moment: datetime) -> str:
+    """How long until `moment`, in words ("5 hours, 3 minutes", "40 seconds")."""
+    local, now = local_now(moment), local_now()
+    seconds = max(int((local - now).total_seconds()), 1)
+    if seconds < 60:
+        return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
+    return timeuntil(local, now)
+
+
+def when(moment: datetime) -> str:
+    """A reset time in words: how long until then, and the date and time in the site's zone."""
+    local = local_now(moment)
+    return _("in %(wait)s (%(time)s)") % {
+        "wait": wait_words(moment),
+        "time": f"{date_format(local, 'DATETIME_FORMAT')} {local.tzname()}",
+    }
+
+
+def _rate_usage(user_id: int, action: str, *, increment: bool) -> dict[str, Any] | None:
+    rate = settings.RATE_LIMITS.get(action)
+    if not rate or rate[0] <= 0:
+        return None
+    try:
+        return get_usage(
+            None,
+            group=f"limits.{action}",
+            key=lambda group, request: str(user_id),
+            rate=(int(rate[0]), int(rate[1])),
+            increment=increment,
+        )
+    except Exception:  # a cache that does not answer must not take the site down
+        logger.warning("rate limit of %s not checked: the cache failed", action, exc_info=True)
+        return None
+
+
+def _refuse_rate(action: str, usage: dict[str, Any]) -> LimitReached:
+    seconds = max(int(usage["time_left"]), 1)
+    retry_at = timezone.now() + timedelta(seconds=seconds)
+    period = settings.RATE_LIMITS[action][1]
+    message = _(
+        "You have reached the limit for %(what)s: %(count)s per %(period)s. You can go on %(when)s."
+    ) % {
+        "count": usage["limit"],
+        "what": ACTION_NAMES.get(action, _("requests")),
+        "period": _("hour") if int(period) >= 3600 else _("minute"),
+        "when": when(retry_at),
+    }
+    return LimitReached(message, code="rate_limited", retry_at=retry_at)
+
+
+def _refuse_quota(refusal, *, reserve_usd: Decimal) -> LimitReached:
+    if refusal.left_usd > 0 and reserve_usd > refusal.left_usd:
+        # Waiting is not the only way: a smaller budget fits now.
+        message = _(
+            "This needs up to $%(need)s of your AI allowance, but only $%(left)s is left. "
+            "Choose a smaller budget, or wait: the allowance renews %(when)s."
+        ) % {
+            "need": f"{reserve_usd:.2f}",
+            "left": f"{refusal.left_usd.quantize(Decimal('0.01'), rounding='ROUND_FLOOR'):.2f}",
+            "when": when(refusal.resets_at),
+        }
+    elif refusal.period == "day":
+        message = _("You have used today's AI allowance. It renews %(when)s.") % {
+            "when": when(refusal.resets_at)
+        }
+    else:
+        message = _("You have used this month's AI allowance. It renews %(when)s.") % {
+            "when": when(refusal.resets_at)
+        }
+    return LimitReached(message, code="quota_exceeded", retry_at=refusal.resets_at)
+
+
+def lock_user(user: Any) -> None:
+    """Serialize one user's admissions inside a transaction (PostgreSQL; SQLite's
+    BEGIN IMMEDIATE already lets one writer in at a time)."""
+    if transaction.get_connection().in_atomic_block:
+        list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+
+
+def admit(*, user: Any, action: str, reserve_usd: Decimal | None = None) -> None:
+    """Let `user` start `action` now, or raise LimitReached. Call it before any paid request.
+
+    `reserve_usd`: what the action may still cost before its own ledger row
+    says so (None: it calls no paid model, only the rate applies). The work
+    it starts must be saved in the same transaction, so that the next call
+    counts it. A refused call does not count towards the rate.
+    """
+    if not getattr(user, "is_authenticated", False) or is_exempt(user):
+        return
+    usage = _rate_usage(user.pk, action, increment=False)
+    if usage is not None and usage["count"] >= usage["limit"]:
+        raise _refuse_rate(action, usage)
+    if reserve_usd is not None:
+        lock_user(user)
+        now = local_now()
+        spend = spend_by_user([user.pk], now=now)[user.pk]
+        refusal = check_quota(quota=quota(), spend=spend, reserve_usd=reserve_usd, now=now)
+        if refusal is not None:
+            raise _refuse_quota(refusal, reserve_usd=reserve_usd)
+    usage = _rate_usage(user.pk, action, increment=True)
+    if usage is not None and usage["should_limit"]:
+        raise _refuse_rate(action, usage)
