@@ -2,6 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
+from config.background import uses_broker, wait_for_background
 from debates.services import resume_stale_debates
 
 
@@ -13,3 +14,9 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Relaunched {len(ids)} debate(s): {ids}" if ids else "Nothing to resume."
         )
+        if ids and not uses_broker():
+            # Without a broker the debates run in this process's threads: leaving
+            # now would kill them. With one, the workers have them already.
+            self.stdout.write("Running them here until they finish…")
+            wait_for_background()
+            self.stdout.write("Done.")

@@ -2,6 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
+from config.background import uses_broker, wait_for_background
 from trials.services import STALE_AFTER, resume_stale_trials
 
 
@@ -11,3 +12,9 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         resumed = resume_stale_trials()
         self.stdout.write(f"resumed {len(resumed)} trial(s): {resumed}")
+        if resumed and not uses_broker():
+            # Without a broker the trials run in this process's threads: leaving
+            # now would kill them. With one, the workers have them already.
+            self.stdout.write("running them here until they finish…")
+            wait_for_background()
+            self.stdout.write("done.")
