@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -35,6 +36,9 @@ def _get_argument_for_user(request: HttpRequest, argument_id: int) -> Argument:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("dashboard")
+    if not settings.SIGNUP_OPEN:
+        # Accounts come from an instructor (the admin): say so, create nothing.
+        return render(request, "registration/signup_closed.html", status=403)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()

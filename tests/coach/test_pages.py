@@ -98,7 +98,8 @@ def test_it_answers_404_for_an_argument_that_does_not_exist(client: Client, ada)
     assert client.get(reverse("coach:argument_detail", args=[999_999])).status_code == 404
 
 
-def test_it_signs_up_a_student_and_signs_them_in(client: Client) -> None:
+def test_it_signs_up_a_student_and_signs_them_in(client: Client, settings) -> None:
+    settings.SIGNUP_OPEN = True
     response = client.post(
         reverse("coach:signup"),
         {"username": "cleo", "password1": "a-long-enough-pass", "password2": "a-long-enough-pass"},
@@ -110,7 +111,8 @@ def test_it_signs_up_a_student_and_signs_them_in(client: Client) -> None:
     assert client.get(reverse("coach:argument_list")).context["user"] == user
 
 
-def test_it_refuses_a_signup_whose_passwords_differ(client: Client) -> None:
+def test_it_refuses_a_signup_whose_passwords_differ(client: Client, settings) -> None:
+    settings.SIGNUP_OPEN = True
     response = client.post(
         reverse("coach:signup"),
         {"username": "cleo", "password1": "a-long-enough-pass", "password2": "another-pass-123"},
@@ -119,7 +121,8 @@ def test_it_refuses_a_signup_whose_passwords_differ(client: Client) -> None:
     assert not get_user_model().objects.filter(username="cleo").exists()
 
 
-def test_it_links_the_sign_in_page_to_sign_up(client: Client) -> None:
+def test_it_links_the_sign_in_page_to_sign_up(client: Client, settings) -> None:
+    settings.SIGNUP_OPEN = True
     body = client.get(reverse("login")).content.decode()
     assert f'href="{reverse("coach:signup")}"' in body
 
