@@ -156,13 +156,13 @@ DEGREE_MARKERS = (
     "certainly", "definitely", "usually", "generally", "typically", "in most cases",
     "in many cases", "in some cases", "often", "sometimes", "rarely", "most", "many",
     "some", "may", "might", "could", "perhaps", "maybe", "plausibly", "arguably",
-    "very likely", "highly likely", "to some extent", "mostly", "largely",
+    "very likely", "highly likely", "to some extent", "mostly", "largely", "in general",
     "probablemente", "probable", "posiblemente", "posible", "quizas", "quiza",
     "tal vez", "seguramente", "casi seguro", "casi seguramente", "ciertamente",
     "sin duda", "generalmente", "normalmente", "en la mayoria", "en muchos casos",
     "en algunos casos", "a menudo", "a veces", "rara vez", "la mayoria", "algunos",
     "algunas", "muchos", "muchas", "puede", "pueden", "podria", "podrian",
-    "muy probable", "en gran medida", "hasta cierto punto", "mayormente",
+    "muy probable", "en gran medida", "hasta cierto punto", "mayormente", "en general",
 )  # fmt: skip
 
 EXCEPTION_MARKERS = (

@@ -202,10 +202,11 @@ def has_verb(text: str, language: str = "en") -> bool:
             return True
         if after_determiner:
             continue
-        lemma_en = _lemma(word, "en")
-        if lemma_en in _COMMON_VERBS_EN and index > 0:
+        # Dictionaries want the word as written (accents, "ñ"); comparisons use folded forms.
+        lower = token.lower()
+        if _lemma(lower, "en") in _COMMON_VERBS_EN and index > 0:
             return True
-        english = _english_lemma(word)
+        english = _english_lemma(lower)
         if (
             0 < index < last
             and word.endswith(("s", "ed"))
@@ -214,7 +215,7 @@ def has_verb(text: str, language: str = "en") -> bool:
             and word not in STOPWORDS
         ):
             return True
-        if _spanish_verb_form(word):
+        if _spanish_verb_form(lower):
             return True
     return False
 
@@ -223,9 +224,9 @@ def _spanish_verb_form(word: str) -> bool:
     """A conjugated Spanish verb: its lemma is an infinitive ("mejoran" -> "mejorar"),
     or it is a present form of a known infinitive ("mejora", lemmatized as the noun).
     A plural of a noun in -ar/-er ("escolares", "lugares") is not."""
-    lemma = _lemma(word, "es")
-    if lemma != word and lemma.endswith(("ar", "er", "ir")) and len(lemma) > 3:
-        return word not in (lemma + "s", lemma + "es")
+    folded, lemma = fold(word), _lemma(word, "es")
+    if lemma != folded and lemma.endswith(("ar", "er", "ir")) and len(lemma) > 3:
+        return folded not in (lemma + "s", lemma + "es")
     stems = {"a": ("ar",), "an": ("ar",), "e": ("er", "ir"), "en": ("er", "ir")}
     for ending, infinitives in stems.items():
         if word.endswith(ending) and len(word) > len(ending) + 3:

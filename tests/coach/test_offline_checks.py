@@ -52,7 +52,8 @@ def problems(step: str, text: str, draft: dict[str, str] | None = None, language
         ("warrant", "Si llueve, las calles se mojan siempre.", COCHES, "es", ("unlinked",)),
         ("warrantBacking", "my cat is orange and has studies", CARS, "en", ("unsupported",)),
         ("qualifier", "maybe", None, "en", ()),
-        ("qualifier", "en general", None, "es", ("no_degree_word",)),
+        ("qualifier", "en general", None, "es", ()),
+        ("qualifier", "la pizza", None, "es", ("no_degree_word",)),
         ("rebuttal", "unless transit breaks down", None, "en", ()),
         ("rebuttal", "Los coches son ruidosos.", None, "es", ("no_exception",)),
     ],
@@ -72,6 +73,7 @@ def test_it_finds_what_is_wrong(
         ("claim", "Students learn better with music.", None, "en"),
         ("claim", "Las ciudades deberían prohibir los coches en el centro.", None, "es"),
         ("claim", "La tarea mejora el aprendizaje.", None, "es"),
+        ("claim", "Las redes sociales dañan la salud mental de los adolescentes", None, "es"),
         ("grounds", "In a 2023 survey, 80% of 500 people said pizza tastes good.", PIZZA, "en"),
         ("grounds", "En una encuesta, el 80 % de la gente dijo que la pizza es rica.", PIZZA_ES, "es"),
         # A cited source counts even without a shared word.
