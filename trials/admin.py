@@ -83,32 +83,8 @@ class TrialAdmin(ViewOnlyMixin, admin.ModelAdmin):
             },
         ),
     )
-    readonly_fields = (
-        "owner",
-        "argument_link",
-        "question",
-        "status",
-        "failure",
-        "stopped_phase",
-        "reason",
-        "query_text",
-        "transcript",
-        "phase1_json",
-        "phase2_json",
-        "phase3_json",
-        "phase4_json",
-        "model",
-        "calls_table",
-        "input_tokens",
-        "output_tokens",
-        "cache_creation_input_tokens",
-        "cache_read_input_tokens",
-        "cost_usd",
-        "created_at",
-        "started_at",
-        "finished_at",
-        "duration",
-    )
+    # Every field shown is read-only: trials are records of what happened.
+    readonly_fields = tuple(name for _, options in fieldsets for name in options["fields"])
 
     @admin.display(description="on trial")
     def subject_short(self, trial: Trial) -> str:
