@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from django.http import QueryDict
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from argumentation.cruxes import natural_key
 from debates import events, services
@@ -48,8 +48,10 @@ __all__ = [
     "persona_failures",
     "estimate_from",
     "filter_debates",
+    "flip_condition",
     "graph_data",
     "graph_svg",
+    "graph_words",
     "key_needed_message",
     "live_context",
     "new_debate_initial",
@@ -58,6 +60,7 @@ __all__ = [
     "result_context",
     "retry_offered",
     "retry_refused_message",
+    "settling_question",
 ]
 
 
@@ -375,6 +378,24 @@ def graph_svg(*, debate: Debate) -> str:
     )
 
 
+def settling_question(crux: dict[str, Any]) -> str:
+    """The crux's question in the page's language (the output stores it in English)."""
+    body = " ".join(str(crux.get("assumption", "")).split()).rstrip(".")
+    return _('What evidence would show whether it is true that "%(assumption)s"?') % {
+        "assumption": body
+    }
+
+
+def flip_condition(flip: dict[str, Any]) -> str:
+    """What would make a defeated argument stand again, in the page's language."""
+    defeaters = [str(key) for key in flip.get("defeatedBy") or []]
+    return ngettext(
+        "%(argument)s would stand again if %(defeaters)s were defeated.",
+        "%(argument)s would stand again if %(defeaters)s were defeated.",
+        len(defeaters),
+    ) % {"argument": flip.get("argument", ""), "defeaters": ", ".join(defeaters)}
+
+
 def result_context(*, debate: Debate) -> dict[str, Any]:
     """The result page: the output's sections with each argument id resolved to its row."""
     nodes, edges = graph_data(debate=debate)
@@ -400,11 +421,19 @@ def result_context(*, debate: Debate) -> dict[str, Any]:
         if debate.status == DebateStatus.FAILED
         else "",
         "persona_failures": persona_failures(debate=debate),
+        # The stored output speaks English; its two sentences are said again in the page's language.
         "cruxes": [
-            {**crux, "arguments": rows(crux.get("dependentArguments"))}
+            {
+                **crux,
+                "arguments": rows(crux.get("dependentArguments")),
+                "settlingQuestion": settling_question(crux),
+            }
             for crux in output.get("cruxes") or []
         ],
-        "flip_conditions": output.get("flipConditions") or [],
+        "flip_conditions": [
+            {**flip, "condition": flip_condition(flip)}
+            for flip in output.get("flipConditions") or []
+        ],
         "evidence_ledger": output.get("evidenceLedger") or [],
         "svg": render_graph_svg(
             nodes=nodes,
