@@ -5,15 +5,17 @@ DEBUG off, its own SQLite file unless DATABASE_URL is set, a client process),
 with one more student whose model misbehaves: a 1 MB reply in 12-character
 pieces (benchmarks/stream_abuse_responder.py).
 
-1. bytes: the misbehaving turn alone. The NDJSON bytes the browser receives
-   for a 1 MB reply, and their ratio to the reply. Run it with
-   LLM_MAX_REPLY_CHARS=2000000 to let the whole megabyte through; by default
-   the reply is cut at 100,000 characters.
-2. healthz: a probe asks GET /healthz every 20 ms over its own connection
-   while twenty students stream coach turns (about 0.5 s each, back to back),
-   first with no misbehaving stream (baseline), then with one (the bad
-   student starts at once; the phase ends when every stream has ended).
-   Reported: /healthz p50 / p99 / max.
+1. healthz: a probe asks GET /healthz every 20 ms over its own connection
+   while twenty students stream coach turns (about half a second each, six
+   back to back), first with no misbehaving stream (baseline), then with one
+   (started just before them). The phase is the students' turns; a bad
+   stream still running when they are done is abandoned. Reported: /healthz
+   p50 / p99 / max.
+2. bytes: the misbehaving turn alone. The NDJSON bytes the browser receives
+   for a 1 MB reply, and their ratio to the reply (counted, not kept: before
+   issue 8 they were gigabytes). With LLM_MAX_REPLY_CHARS=2000000 the whole
+   megabyte goes through; by default it is cut at 100,000 characters.
+   BENCH_ABUSE_LIMIT_S (600) bounds each phase.
 
 No target: the figures are reported for before/after comparison (a frozen
 event loop shows as a /healthz p99 of seconds).
@@ -55,7 +57,32 @@ __all__ = ["main"]
 STUDENTS = 20
 TURNS = 6  # back-to-back turns per student in each healthz phase
 PROBE_EVERY_S = 0.02
-PHASE_LIMIT_S = 300.0  # a frozen server still ends the phase
+PHASE_LIMIT_S = float(os.environ.get("BENCH_ABUSE_LIMIT_S", "600"))  # a frozen server still ends
+
+
+class CountingSession(Session):
+    """A Session that counts a chunked body's bytes and keeps only its tail.
+
+    Before issue 8 a 1 MB reply sent the browser gigabytes: holding them all
+    would measure the client's memory, not the server.
+    """
+
+    TAIL = 1 << 16
+    body_bytes = 0
+
+    async def _read_body(self, headers: dict[str, str]) -> bytes:
+        if headers.get("transfer-encoding", "").lower() != "chunked":
+            body = await super()._read_body(headers)
+            self.body_bytes = len(body)
+            return body
+        self.body_bytes, tail = 0, b""
+        while True:
+            size = int((await self._reader.readline()).split(b";")[0], 16)
+            chunk = await self._reader.readexactly(size + 2)  # data + CRLF
+            if size == 0:
+                return tail
+            self.body_bytes += size
+            tail = (tail + chunk[:-2])[-self.TAIL :]
 
 
 @dataclass
@@ -66,6 +93,13 @@ class Turn:
     seconds: float
 
 
+async def sign_in_counting(student: Student, port: int) -> None:
+    await sign_in(student, port)
+    signed_in = student.session
+    await signed_in.close()
+    student.session = CountingSession(signed_in.host, port, cookies=signed_in.cookies)
+
+
 async def turn(student: Student, message: str) -> Turn:
     started = time.perf_counter()
     response = await student.session.post_json(
@@ -73,12 +107,30 @@ async def turn(student: Student, message: str) -> Turn:
         {"argument_id": student.argument_id, "message": message, "step": "claim"},
         {"X-CSRFToken": student.csrf, "Accept": "application/x-ndjson"},
     )
-    lines = [json.loads(line) for line in response.body.splitlines() if line.strip()]
-    last = lines[-1] if lines else {}
+    lines = [line for line in response.body.splitlines() if line.strip()]
+    last = json.loads(lines[-1]) if lines else {}
     return Turn(
         ok=response.status == 200 and last.get("type") == "result",
         last=last.get("type") or last.get("error") or f"HTTP {response.status}",
-        body_bytes=len(response.body),
+        body_bytes=student.session.body_bytes,
+        seconds=time.perf_counter() - started,
+    )
+
+
+async def bad_turn(bad: Student, *, limit_s: float) -> Turn:
+    """The misbehaving turn; past `limit_s` it is abandoned (its connection closed)."""
+    started = time.perf_counter()
+    task = asyncio.create_task(turn(bad, f"{TRIGGER} please"))
+    done, _ = await asyncio.wait({task}, timeout=limit_s)
+    if done:
+        return task.result()
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    await bad.session.close()
+    return Turn(
+        ok=False,
+        last=f"still streaming after {limit_s:.0f} s",
+        body_bytes=bad.session.body_bytes,
         seconds=time.perf_counter() - started,
     )
 
@@ -99,24 +151,40 @@ async def probe(port: int, stop_event: asyncio.Event, out: list[float]) -> None:
 async def healthz_phase(
     students: list[Student], port: int, bad: Student | None
 ) -> tuple[list[float], list[Turn], Turn | None]:
+    """Twenty students' turns (and the bad stream, started first) under the probe.
+
+    The phase is the students' turns: when they are done, the probe stops and
+    a bad stream still running is abandoned (before issue 8 it outlived them
+    by minutes).
+    """
     stop_event = asyncio.Event()
     latencies: list[float] = []
-    prober = asyncio.create_task(probe(port, stop_event, latencies))
     turns: list[Turn] = []
+    bad_task = asyncio.create_task(bad_turn(bad, limit_s=PHASE_LIMIT_S)) if bad else None
+    if bad is not None:
+        while bad.session.body_bytes == 0 and not bad_task.done():
+            await asyncio.sleep(0.01)  # the bad stream has begun
+    prober = asyncio.create_task(probe(port, stop_event, latencies))
 
     async def chat(student: Student) -> None:
         for index in range(TURNS):
             turns.append(await turn(student, f"Cities should limit cars, point {index}."))
 
-    work = [chat(student) for student in students]
-    bad_task = asyncio.create_task(turn(bad, f"{TRIGGER} please")) if bad else None
     try:
-        await asyncio.wait_for(asyncio.gather(*work), PHASE_LIMIT_S)
-        bad_turn = await asyncio.wait_for(bad_task, PHASE_LIMIT_S) if bad_task else None
+        await asyncio.wait_for(asyncio.gather(*(chat(s) for s in students)), PHASE_LIMIT_S)
     finally:
         stop_event.set()
         await prober
-    return latencies, turns, bad_turn
+    bad_result = None
+    if bad_task is not None:
+        if not bad_task.done():
+            bad_task.cancel()
+            await asyncio.gather(bad_task, return_exceptions=True)
+            await bad.session.close()
+            bad_result = Turn(False, "still streaming when the students were done", 0, 0.0)
+        else:
+            bad_result = bad_task.result()
+    return latencies, turns, bad_result
 
 
 def describe(label: str, latencies: list[float]) -> str:
@@ -130,24 +198,17 @@ def describe(label: str, latencies: list[float]) -> str:
 
 
 async def run(students: list[Student], bad: Student, port: int) -> None:
-    await asyncio.gather(*(sign_in(student, port) for student in [*students, bad]))
+    await asyncio.gather(*(sign_in_counting(student, port) for student in [*students, bad]))
     await asyncio.gather(*(turn(student, "Warm up.") for student in students))
-
-    alone = await turn(bad, f"{TRIGGER} please")
     cap = os.environ.get("LLM_MAX_REPLY_CHARS", "100000 (default)")
     print(f"  LLM_MAX_REPLY_CHARS: {cap}")
-    print(
-        f"  bytes: a {BAD_REPLY_CHARS:,}-character reply in 12-character pieces sent the browser "
-        f"{alone.body_bytes:,} bytes ({alone.body_bytes / BAD_REPLY_CHARS:.2f} x the reply) "
-        f"in {alone.seconds:.1f} s, ending in {alone.last!r}"
-    )
 
     baseline, normal, _ = await healthz_phase(students, port, None)
     print(describe(f"{len(students)} students, no bad stream", baseline))
-    under, normal_bad, bad_turn = await healthz_phase(students, port, bad)
+    under, normal_bad, bad_result = await healthz_phase(students, port, bad)
     print(describe(f"{len(students)} students + 1 bad stream", under))
-    if bad_turn is not None:
-        print(f"    the bad stream took {bad_turn.seconds:.1f} s and ended in {bad_turn.last!r}")
+    if bad_result is not None:
+        print(f"    the bad stream: {bad_result.last}")
     for label, turns in (("baseline", normal), ("with the bad stream", normal_bad)):
         failed = [t.last for t in turns if not t.ok]
         seconds = [t.seconds for t in turns]
@@ -155,6 +216,15 @@ async def run(students: list[Student], bad: Student, port: int) -> None:
             f"    students' turns {label}: {len(turns) - len(failed)} ok, {len(failed)} failed, "
             f"median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s"
         )
+
+    await bad.session.close()
+    bad.session = CountingSession(bad.session.host, bad.session.port, cookies=bad.session.cookies)
+    alone = await bad_turn(bad, limit_s=PHASE_LIMIT_S)
+    print(
+        f"  bytes: a {BAD_REPLY_CHARS:,}-character reply in 12-character pieces sent the browser "
+        f"{alone.body_bytes:,} bytes ({alone.body_bytes / BAD_REPLY_CHARS:.2f} x the reply) "
+        f"in {alone.seconds:.1f} s, ending in {alone.last!r}"
+    )
     await asyncio.gather(*(s.session.close() for s in [*students, bad]))
 
 
