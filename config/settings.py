@@ -178,7 +178,11 @@ if proxy_header := os.environ.get("SECURE_PROXY_SSL_HEADER", "").strip():
 # Content-Security-Policy (django-csp): scripts, styles and connections only
 # from this site, no inline script or style, no plugins, no framing. Every
 # page's script is a static file and its data an application/json block.
-CONTENT_SECURITY_POLICY = {
+# Report-only in debug: Django's own error pages there use inline styles and
+# scripts; the browser still reports every violation on the console.
+# (Not a setting named CSP_*: django-csp would take it for its old-style settings.)
+_csp_report_only = env_bool("CSP_REPORT_ONLY", default=DEBUG)
+_CSP = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
@@ -192,6 +196,10 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     }
 }
+if _csp_report_only:
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = _CSP
+else:
+    CONTENT_SECURITY_POLICY = _CSP
 
 # --- Redis and Celery -------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -103,3 +103,20 @@ def test_it_trusts_the_proxy_header_only_when_told() -> None:
     assert value(SECURE_PROXY_SSL_HEADER="HTTP_X_FORWARDED_PROTO,https") == (
         "('HTTP_X_FORWARDED_PROTO', 'https')"
     )
+
+
+def test_it_only_reports_csp_violations_in_debug() -> None:
+    # Django's debug pages carry inline styles and scripts; production blocks them.
+    probe = (
+        "import django; django.setup();"
+        "from django.test import Client;"
+        "r = Client().get('/healthz');"
+        "print(bool(r.headers.get('Content-Security-Policy')),"
+        " bool(r.headers.get('Content-Security-Policy-Report-Only')))"
+    )
+    clean = {k: v for k, v in os.environ.items() if k not in CLEARED + ("CSP_REPORT_ONLY",)}
+    clean.update(DEBUG="1", DJANGO_SETTINGS_MODULE="config.settings")
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, env=clean, capture_output=True, text=True
+    )
+    assert result.stdout.split() == ["False", "True"], result.stderr
