@@ -128,6 +128,9 @@ def retry_debate(*, debate_id: int, user) -> Debate:
         )
         if debate is None or not debate.can_retry:
             raise RetryRefused("only a failed debate of yours can be retried")
+        # Queued again, it counts at its whole budget: the part not spent yet
+        # must fit the quota, and it runs again, so the running cap applies.
+        _admit(user=user, budget=max(debate.budget_usd - debate.cost_usd, Decimal(0)))
         events.record_event(
             debate=debate,
             type=events.DEBATE_RESUMED,

@@ -25,6 +25,7 @@ from debates import exports, presenters, services
 from debates.forms import DebateFilterForm, DebateForm
 from debates.models import Debate
 from debates.visibility import sees_every_debate, visible_debates
+from limits.services import LimitReached
 from llm import api_key_configured
 
 __all__ = [
@@ -124,6 +125,9 @@ def debate_retry(request: HttpRequest, pk: int) -> HttpResponse:
         services.retry_debate(debate_id=debate.pk, user=request.user)
     except services.RetryRefused:
         messages.error(request, presenters.retry_refused_message(debate=debate))
+        return redirect("debates:result", pk=debate.pk)
+    except LimitReached as refused:
+        messages.error(request, refused.message)
         return redirect("debates:result", pk=debate.pk)
     return redirect("debates:live", pk=debate.pk)
 

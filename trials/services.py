@@ -221,6 +221,12 @@ def retry_trial(*, trial_id: int, user) -> Trial:
         trial = Trial.objects.for_user(user).select_for_update().filter(pk=trial_id).first()
         if trial is None or not trial.can_retry:
             raise TrialRefused("only a failed trial of yours can be retried")
+        # Pending again, it counts at its reserve: what it has not cost yet must fit.
+        admit(
+            user=user,
+            action="trial",
+            reserve_usd=max(trial_reserve_usd() - trial.cost_usd, Decimal(0)),
+        )
         Trial.objects.filter(pk=trial.pk).update(
             status=TrialStatus.PENDING,
             reason="",

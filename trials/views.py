@@ -94,6 +94,8 @@ def trial_retry(request: HttpRequest, trial_id: int) -> HttpResponse:
             retry_trial(trial_id=trial.pk, user=request.user)
         except TrialRefused:
             messages.error(request, _("Only a failed trial can be retried."))
+        except LimitReached as refused:
+            messages.error(request, refused.message)
     return redirect("trials:trial_detail", trial_id=trial.pk)
 
 

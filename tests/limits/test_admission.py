@@ -6,6 +6,7 @@ must leave it empty, store nothing that counts, and say when it renews.
 
 from __future__ import annotations
 
+import html
 from datetime import timedelta
 from decimal import Decimal
 
@@ -21,7 +22,7 @@ from limits.services import LimitReached, admit
 from tests.coach.support import post_turn
 from tests.debates.factories import default_personas
 from tests.trials.factories import make_argument
-from trials.models import Trial
+from trials.models import Trial, TrialStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -148,6 +149,21 @@ def test_it_exempts_staff_from_quota_and_rate(django_user_model, fake_anthropic,
         admit(user=teacher, action="debate", reserve_usd=Decimal("40"))
 
 
+def test_it_holds_a_debate_retry_to_the_quota_and_the_cap(
+    ana, ana_client, fake_anthropic, quota
+) -> None:
+    failed = Debate.objects.create(
+        topic="Trams", creator=ana, status=DebateStatus.FAILED, cost_usd="1", budget_usd="5"
+    )
+    _spent_today(ana, "2")  # with the failed debate's $1: $2 left, and the retry needs $4
+
+    refused = ana_client.post(f"/debates/{failed.pk}/retry/", follow=True)
+
+    assert "only $2.00 is left" in refused.content.decode()
+    assert Debate.objects.get(pk=failed.pk).status == DebateStatus.FAILED
+    assert fake_anthropic.message_requests == []
+
+
 # --- trials --------------------------------------------------------------------
 
 
@@ -174,6 +190,17 @@ def test_it_rate_limits_trial_questions(ana, ana_client, fake_anthropic, setting
     assert refused.status_code == 200
     assert "the limit for new trials: 1 per hour" in refused.content.decode()
     assert Trial.objects.count() == 1
+
+
+def test_it_holds_a_trial_retry_to_the_quota(ana, ana_client, fake_anthropic, quota) -> None:
+    failed = Trial.objects.create(owner=ana, query="Q", status=TrialStatus.FAILED, cost_usd="0")
+    _spent_today(ana, "5")
+
+    refused = ana_client.post(f"/trials/{failed.pk}/retry/", follow=True)
+
+    assert "You have used today's AI allowance" in html.unescape(refused.content.decode())
+    assert Trial.objects.get(pk=failed.pk).status == TrialStatus.FAILED
+    assert fake_anthropic.message_requests == []
 
 
 # --- coach turns ---------------------------------------------------------------
