@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from coach.guards import GuardContext, apply_guards
@@ -202,6 +202,8 @@ def test_it_never_says_a_sentence_of_its_previous_reply(
 
 
 @settings(max_examples=80, deadline=None)
+@example(text="\ud800 lone surrogate \x00 nul", step="claim", language="en")
+@example(text="𝔞𝔟𝔠 straße İstanbul ﬁne", step="grounds", language="es")
 @given(
     text=st.text(max_size=120),
     step=st.sampled_from(STEP_IDS),
