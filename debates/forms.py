@@ -60,10 +60,7 @@ class DebateForm(forms.Form):
         initial=DEFAULT_ROUNDS,
         help_text=lazy(_rounds_help, str)(),
         error_messages={
-            "max_value": _(
-                "At most %(limit_value)s rounds: each round costs more and a debate rarely "
-                "settles more after that. Pick %(limit_value)s or fewer."
-            ),
+            "max_value": _("At most %(limit_value)s rounds: pick %(limit_value)s or fewer."),
             "min_value": _("At least %(limit_value)s round is needed."),
             "invalid": _("Rounds must be a whole number."),
         },
