@@ -6,6 +6,7 @@ result sections) is plain functions of a debate, testable without a request.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import QueryDict
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -33,6 +35,7 @@ from debates.models import (
     DebateStatus,
     DropReason,
     Persona,
+    StageName,
     StopReason,
     TargetComponent,
 )
@@ -61,6 +64,7 @@ __all__ = [
     "retry_offered",
     "retry_refused_message",
     "settling_question",
+    "stop_detail",
 ]
 
 
@@ -378,6 +382,74 @@ def graph_svg(*, debate: Debate) -> str:
     )
 
 
+# The stop check's details (debates/stopping.py, stages.py, orchestrator.py) are
+# stored in English, numbers and all; these say each known one again in the
+# page's language (in English, the same words, but the budget's stage is named
+# by its label). An unknown detail is shown as stored.
+_STOP_DETAILS: tuple[tuple[re.Pattern[str], Any], ...] = (
+    (
+        re.compile(r"Round (?P<round>\d+) of (?P<max>\d+) is done\."),
+        lambda: _("Round %(round)s of %(max)s is done."),
+    ),
+    (re.compile(r"All rounds are done\."), lambda: _("All rounds are done.")),
+    (
+        re.compile(r"One preferred extension, and it defeats every argument outside it\."),
+        lambda: _("One preferred extension, and it defeats every argument outside it."),
+    ),
+    (
+        re.compile(
+            r"(?P<camps>\d+) camps, and no argument changed label in rounds "
+            r"(?P<first>\d+) and (?P<second>\d+)\."
+        ),
+        lambda: _(
+            "%(camps)s camps, and no argument changed label in rounds %(first)s and %(second)s."
+        ),
+    ),
+    (
+        re.compile(r"Round (?P<round>\d+) brought no new valid attack\."),
+        lambda: _("Round %(round)s brought no new valid attack."),
+    ),
+    (
+        re.compile(r"Round 0 produced no argument at all\."),
+        lambda: _("Round 0 produced no argument at all."),
+    ),
+    (
+        re.compile(r"Round (?P<round>\d+): the validation call failed\."),
+        lambda: _("Round %(round)s: the validation call failed."),
+    ),
+    (
+        re.compile(r"Round (?P<round>\d+): every persona's attack call failed\."),
+        lambda: _("Round %(round)s: every persona's attack call failed."),
+    ),
+    (
+        re.compile(
+            r"Budget: the (?P<stage>\w+) \(round (?P<round>\d+)\) stage would cost about "
+            r"\$(?P<estimate>[\d.]+) but only \$(?P<left>[\d.]+) of \$(?P<budget>[\d.]+) is left\."
+        ),
+        lambda: _(
+            "Budget: the next stage (%(stage)s, round %(round)s) would cost about $%(estimate)s, "
+            "but only $%(left)s of $%(budget)s is left."
+        ),
+    ),
+)
+
+
+def stop_detail(*, debate: Debate) -> str:
+    """Why the debate stopped, in detail and in the page's language."""
+    detail = debate.stop_detail
+    for pattern, message in _STOP_DETAILS:
+        if match := pattern.fullmatch(detail):
+            values: dict[str, Any] = match.groupdict()
+            for key in ("estimate", "left", "budget"):
+                if key in values:
+                    places = len(values[key].partition(".")[2])
+                    values[key] = number_format(Decimal(values[key]), decimal_pos=places)
+            if "stage" in values:
+                values["stage"] = dict(StageName.choices).get(values["stage"], values["stage"])
+            return message() % values
+    return detail
+
+
 def settling_question(crux: dict[str, Any]) -> str:
     """The crux's question in the page's language (the output stores it in English)."""
     body = " ".join(str(crux.get("assumption", "")).split()).rstrip(".")
@@ -412,6 +484,7 @@ def result_context(*, debate: Debate) -> dict[str, Any]:
     return {
         **_page_base(debate=debate),
         "mode": "result",
+        "stop_detail": stop_detail(debate=debate),
         "output": output,
         "common_ground": rows(output.get("commonGround")),
         **camp_matrix(

@@ -8,6 +8,7 @@ what `argumentation.cruxes` writes, and Spanish must not fall back to English.
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 
 import pytest
 from django.conf import settings
@@ -18,7 +19,8 @@ from django.utils import translation
 from argumentation.cruxes import settling_question as stored_question
 from debates.demo import DEMO_FIXTURE
 from debates.models import Debate
-from debates.presenters import flip_condition, settling_question
+from debates.presenters import flip_condition, settling_question, stop_detail
+from debates.stopping import budget_decision, round_decision
 from tests.trials.factories import make_user
 
 OUTPUT = json.loads(DEMO_FIXTURE.read_text(encoding="utf-8"))["output"]
@@ -55,3 +57,50 @@ def test_the_spanish_result_page_has_no_english_sentence_of_the_outcome(client: 
     assert "¿Qué evidencia mostraría si es cierto que" in body
     assert "volvería a sostenerse si se derrotara" in body
     assert "What evidence would show" not in body and "would stand again" not in body
+    assert "— La ronda 2 de 2 terminó." in body and "is done." not in body
+
+
+def _details() -> list[str]:
+    """Stop details as the stop check really writes them."""
+    common = {"defect": None, "label_history": [{"A1": "IN"}] * 4, "undecided": 1}
+    made = [
+        round_decision(round=2, max_rounds=2, camps=2, new_valid_attacks=1, **common),
+        round_decision(
+            round=1, max_rounds=3, camps=1, new_valid_attacks=1, **common | {"undecided": 0}
+        ),
+        round_decision(round=3, max_rounds=5, camps=2, new_valid_attacks=1, **common),
+        round_decision(round=1, max_rounds=5, camps=2, new_valid_attacks=0, **common),
+        budget_decision(
+            budget=Decimal("1.00"),
+            spent=Decimal("0.995"),
+            next_stage="attacks (round 2)",
+            estimate=Decimal("0.0123"),
+        ),
+    ]
+    return [decision.detail for decision in made] + [
+        "All rounds are done.",
+        "Round 0 produced no argument at all.",
+        "Round 2: the validation call failed.",
+        "Round 2: every persona's attack call failed.",
+    ]
+
+
+def test_it_says_each_stop_detail_in_spanish_and_leaves_english_as_stored() -> None:
+    details = _details()
+    assert len(set(details)) == len(details)
+    with translation.override("en"):
+        english = [stop_detail(debate=Debate(stop_detail=d)) for d in details]
+    budget = 4
+    assert english[:budget] + english[budget + 1 :] == details[:budget] + details[budget + 1 :]
+    assert english[budget] == (
+        "Budget: the next stage (attacks, round 2) would cost about $0.0123, "
+        "but only $0.0050 of $1.00 is left."
+    )
+    with translation.override("es"):
+        spanish = [stop_detail(debate=Debate(stop_detail=d)) for d in details]
+    english_words = ("Round", "round", "camps", "Budget", "done", "failed")
+    assert [s for s in spanish if any(word in s for word in english_words)] == []
+    assert spanish[0] == "La ronda 2 de 2 terminó."
+    assert "0,0123" in spanish[budget] and "ataques" in spanish[budget]
+    # An unknown detail is shown as it was stored, rather than lost.
+    assert stop_detail(debate=Debate(stop_detail="Something new.")) == "Something new."
