@@ -11,10 +11,12 @@ Pure: no Django, no I/O. The page (coach.toulmin_views) builds a
   heading.
 - Argdown (argdown.org): the argument as a premise-conclusion structure
   (grounds and warrant -> claim, the qualifier as the inference's data),
-  the backings as support for what they back, and the rebuttal as an
-  undercut of the inference, as Toulmin describes it. Statement titles are
-  the step labels; text is one line, with Argdown's special characters
-  escaped by a backslash.
+  each backing as support below the premise it backs, and the rebuttal as
+  an undercut of the inference, as Toulmin describes it. Statement titles
+  are the step labels; text is one line, with Argdown's special characters
+  escaped by a backslash; the exact title is in the front matter. Argdown's
+  own parser (@argdown/core) reads this without an error and finds the same
+  statements, relations and inference data.
 - AIF (the Argument Interchange Format, in the JSON that AIFdb and OVA
   read): one I-node per written element; an RA-node (inference) from grounds
   and warrant to the claim, one from each backing to what it backs; the
@@ -144,8 +146,15 @@ def _statement(argument: ToulminExport, field: str) -> str:
     return f"[{label}]: {_escape_argdown(text)}" if text.strip() else f"[{label}]"
 
 
+def _argument_name(title: str) -> str:
+    """The title as an Argdown argument name: brackets become parentheses, and characters
+    that would end or open a name go (the exact title travels in the front matter)."""
+    name = _one_line(title).translate(str.maketrans("[]<>{}", "()()()", "#@\\"))
+    return " ".join(name.split()) or "Argument"
+
+
 def to_argdown(argument: ToulminExport) -> str:
-    name = _escape_argdown(argument.title)
+    name = _argument_name(argument.title)
     qualifier = json.dumps(_one_line(argument.qualifier), ensure_ascii=False)
     lines = [
         "===",
@@ -157,18 +166,23 @@ def to_argdown(argument: ToulminExport) -> str:
         "",
         f"<{name}>",
         "",
-        f"(1) {_statement(argument, 'grounds')}",
-        f"(2) {_statement(argument, 'warrant')}",
+    ]
+    for number, (field, backing) in enumerate(
+        (("grounds", "grounds_backing"), ("warrant", "warrant_backing")), start=1
+    ):
+        lines.append(f"({number}) {_statement(argument, field)}")
+        if argument.text(backing).strip():
+            # A backing supports the premise it backs: a relation below that premise.
+            lines.append(f"    <+ {_statement(argument, backing)}")
+    lines += [
         "--",
         f"Toulmin {{qualifier: {qualifier}}}",
         "--",
         f"(3) {_statement(argument, 'claim')}",
         "",
     ]
-    for backed, backing in (("grounds", "grounds_backing"), ("warrant", "warrant_backing")):
-        if argument.text(backing).strip():
-            lines += [f"[{argument.label(backed)}]", f"  <+ {_statement(argument, backing)}", ""]
     if argument.rebuttal.strip():
+        # The rebuttal undercuts the inference, not the claim: "<_".
         lines += [f"<{name}>", f"  <_ {_statement(argument, 'rebuttal')}", ""]
     return "\n".join(lines)
 

@@ -109,9 +109,10 @@ def test_argdown_is_a_premise_conclusion_structure_with_support_and_undercut() -
     text = to_argdown(CARS)
     assert "(1) [Grounds]: In Madrid, pollution fell 30% \\<after\\> the 2018 ban." in text
     assert "(2) [Warrant]: " in text and "\n--\n" in text and "(3) [Claim]: " in text
-    assert "[Grounds]\n  <+ [Grounds backing]: " in text
-    assert "[Warrant]\n  <+ [Warrant backing]: Public health research \\{WHO, 2021\\}" in text
-    assert "<Car-free \\[city\\] centres>\n  <_ [Rebuttal]: " in text
+    assert "(1) [Grounds]: " in text and "\n    <+ [Grounds backing]: " in text
+    assert "\n    <+ [Warrant backing]: Public health research \\{WHO, 2021\\}" in text
+    assert "<Car-free (city) centres>\n  <_ [Rebuttal]: " in text
+    assert 'Toulmin {qualifier: "Very likely, \\"in most cities\\""}' in text
     spanish = to_argdown(COCHES)
     assert "(3) [Afirmación]: Las ciudades" in spanish and "lang: es" in spanish
 
