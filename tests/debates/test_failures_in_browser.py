@@ -20,6 +20,8 @@ from tests.browser import sign_in
 from tests.debates.factories import make_debate
 from tests.debates.pages_support import ensure_default_personas
 from tests.debates.test_failures import OverloadedFor
+from tests.fakes.anthropic_wire import Reply
+from tests.fakes.debate_model import FakeDebateModel, parse_request
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -62,6 +64,17 @@ def test_it_shows_the_failure_in_words_and_resumes_on_retry(
     retry = page.get_by_role("button", name="Retry the debate")
     assert retry.is_visible()
 
+    # Back up, but one persona's attacks come back cut off: that persona sits the round out.
+    silent = debate.personas.order_by("id").last().name
+    model = FakeDebateModel()
+
+    def answer(body) -> Reply:
+        request = parse_request(body)
+        if request.title == "PersonaAttacks" and request.speaker == silent:
+            return Reply.json('{"attacks": [{"target_id": ')
+        return model(body)
+
+    responder.model = answer
     responder.down = False
     retry.click()
     page.wait_for_url(f"**/debates/{debate.pk}/live/")
@@ -71,4 +84,6 @@ def test_it_shows_the_failure_in_words_and_resumes_on_retry(
     )
     assert outcome.is_visible() and not retry.is_visible()
     assert "failed" not in (outcome.get_attribute("class") or "")
+    notices = page.locator("[data-field=persona-failures]")
+    assert notices.inner_text().strip() == f"{silent}'s reply could not be used in round 1."
     assert Debate.objects.get(pk=debate.pk).status == DebateStatus.DONE
