@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonRes
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from coach.models import Argument
 from debates.models import Debate
@@ -23,7 +23,7 @@ __all__ = ["dashboard", "favicon", "healthz", "home"]
 RECENT = 5
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     # The public page says what the product is; a signed-in user has their own page.
     if request.user.is_authenticated:
@@ -32,7 +32,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
     user = request.user
     arguments = list(Argument.objects.for_user(user)[:RECENT])
@@ -52,7 +52,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 @cache_control(max_age=86400, public=True)
 def favicon(request: HttpRequest) -> HttpResponseRedirect:
     # Browsers and crawlers ask for /favicon.ico whatever the page links; the file is static.
