@@ -206,6 +206,14 @@ def test_the_coaching_page_links_a_complete_argument_to_its_diagram(
 
 
 @pytest.mark.django_db
+def test_the_list_links_a_complete_argument_to_its_diagram(
+    student: Any, finished: Argument
+) -> None:
+    html = client_for(student).get("/coach/").content.decode()
+    assert f'href="/coach/{finished.pk}/toulmin/"' in html
+
+
+@pytest.mark.django_db
 def test_the_page_speaks_the_arguments_language(student: Any, spanish_argument: Argument) -> None:
     spanish_argument.grounds = "Según un estudio de 2019."
     spanish_argument.save()
