@@ -53,7 +53,12 @@ def admit_turn(*, user) -> None:
     must fit in the quota (the offline coach costs nothing).
     """
     paid = coach_kind() == "ai"
-    admit(user=user, action="coach_turn", reserve_usd=turn_reserve_usd() if paid else None)
+    admit(
+        user=user,
+        action="coach_turn",
+        reserve_usd=turn_reserve_usd() if paid else None,
+        snapshot=True,  # frequent and cheap: see limits.services.SNAPSHOT_SECONDS
+    )
 
 
 def create_argument(*, owner, title: str, language: str = Language.ENGLISH) -> Argument:

@@ -37,6 +37,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import DecimalField, Q, Sum
@@ -294,13 +295,57 @@ def lock_user(user: Any) -> None:
         list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
 
 
-def admit(*, user: Any, action: str, reserve_usd: Decimal | None = None) -> None:
+# A coach turn is frequent and reserves cents: far from a ceiling it may rely
+# on a snapshot of the spend up to SNAPSHOT_SECONDS old (one cache read instead
+# of a query per ledger). Within SNAPSHOT_MARGIN reserves of a ceiling it reads
+# the ledgers. What a stale snapshot can miss is bounded: the coach's own turns
+# in those seconds (fewer than the rate allows, each under its reserve), since
+# every admission that reads the ledgers drops the snapshot once it commits.
+SNAPSHOT_SECONDS = 15
+SNAPSHOT_MARGIN = 20
+
+
+def _snapshot_key(user_id: int, now: datetime) -> str:
+    return f"limits:spend:{user_id}:{now:%Y-%m-%d}"
+
+
+def _cache_call(method: str, *args: Any) -> Any:
+    try:
+        return getattr(cache, method)(*args)
+    except Exception:  # no snapshot is only slower, never wrong
+        logger.warning("spend snapshot %s failed", method, exc_info=True)
+        return None
+
+
+def _spend_for_admission(user: Any, *, now: datetime, reserve: Decimal, snapshot: bool) -> Spend:
+    key = _snapshot_key(user.pk, now)
+    if snapshot:
+        cached = _cache_call("get", key)
+        if cached is not None:
+            spend = Spend(today=cached[0], month=cached[1])
+            left = allowance(quota=quota(), spend=spend, now=now).left
+            if left is None or left >= SNAPSHOT_MARGIN * max(reserve, Decimal("0.01")):
+                return spend
+    spend = spend_by_user([user.pk], now=now)[user.pk]
+    if snapshot:
+        _cache_call("set", key, (spend.today, spend.month), SNAPSHOT_SECONDS)
+    else:
+        # This admission saves work that counts: the next one must see it.
+        transaction.on_commit(lambda: _cache_call("delete", key))
+    return spend
+
+
+def admit(
+    *, user: Any, action: str, reserve_usd: Decimal | None = None, snapshot: bool = False
+) -> None:
     """Let `user` start `action` now, or raise LimitReached. Call it before any paid request.
 
     `reserve_usd`: what the action may still cost before its own ledger row
     says so (None: it calls no paid model, only the rate applies). The work
     it starts must be saved in the same transaction, so that the next call
-    counts it. A refused call does not count towards the rate.
+    counts it. A refused call does not count towards the rate. `snapshot`:
+    far from the ceilings, a spend read a few seconds ago will do (frequent,
+    cheap actions: coach turns; see SNAPSHOT_SECONDS).
     """
     if not getattr(user, "is_authenticated", False) or is_exempt(user):
         return
@@ -308,9 +353,10 @@ def admit(*, user: Any, action: str, reserve_usd: Decimal | None = None) -> None
     if usage is not None and usage["count"] >= usage["limit"]:
         raise _refuse_rate(action, usage)
     if reserve_usd is not None:
-        lock_user(user)
+        if not snapshot:
+            lock_user(user)
         now = local_now()
-        spend = spend_by_user([user.pk], now=now)[user.pk]
+        spend = _spend_for_admission(user, now=now, reserve=reserve_usd, snapshot=snapshot)
         refusal = check_quota(quota=quota(), spend=spend, reserve_usd=reserve_usd, now=now)
         if refusal is not None:
             raise _refuse_quota(refusal, reserve_usd=reserve_usd)

@@ -1,4 +1,5 @@
-"""Spend is read from the ledgers the apps write, and unfinished work counts at its reserve."""
+"""Spend is read from the ledgers the apps write, unfinished work counts at its reserve,
+and a coach turn far from the ceiling is admitted from a recent snapshot."""
 
 from __future__ import annotations
 
@@ -6,12 +7,20 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
+from coach.ai import turn_reserve_usd
 from coach.models import CoachTurn
-from coach.services import create_argument
+from coach.services import admit_turn, create_argument
 from debates.models import Debate, DebateStatus
-from limits.services import allowance_for, spend_by_user
+from limits.services import (
+    SNAPSHOT_MARGIN,
+    LimitReached,
+    admit,
+    allowance_for,
+    spend_by_user,
+)
 from trials.models import Trial, TrialStatus
 from trials.services import trial_reserve_usd
 
@@ -95,3 +104,45 @@ def test_it_keeps_each_users_spend_apart(django_user_model) -> None:
 
     assert spend[ana.pk].today == Decimal("1.5")
     assert spend[bea.pk].today == Decimal("0.5")
+
+
+@pytest.fixture
+def ai_coach(fake_anthropic, settings):
+    settings.QUOTA_DAILY_USD = Decimal("5")
+    settings.QUOTA_MONTHLY_USD = Decimal("0")
+    return fake_anthropic
+
+
+def test_it_admits_a_coach_turn_from_a_snapshot_far_from_the_ceiling(
+    django_user_model, ai_coach, django_assert_num_queries
+) -> None:
+    ana = django_user_model.objects.create_user("ana")
+    admit_turn(user=ana)  # reads the ledgers once
+
+    with django_assert_num_queries(0):
+        admit_turn(user=ana)
+
+
+def test_it_reads_the_ledgers_near_the_ceiling(django_user_model, ai_coach) -> None:
+    ana = django_user_model.objects.create_user("ana")
+    _turn(ana, str(Decimal("5") - SNAPSHOT_MARGIN * turn_reserve_usd() / 2))
+    admit_turn(user=ana)  # near the ceiling already: the snapshot will not be trusted
+    _turn(ana, "1")
+
+    with pytest.raises(LimitReached):
+        admit_turn(user=ana)
+
+
+def test_it_drops_the_snapshot_once_a_debate_is_admitted(
+    django_user_model, ai_coach, django_capture_on_commit_callbacks
+) -> None:
+    ana = django_user_model.objects.create_user("ana")
+    admit_turn(user=ana)  # snapshot: nothing spent
+    # What create_debate does, without handing the debate to anyone to run.
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        admit(user=ana, action="debate", reserve_usd=Decimal("4.99"))
+        _debate(ana, status=DebateStatus.QUEUED, cost="0", budget="4.99")
+
+    with pytest.raises(LimitReached) as refused:
+        admit_turn(user=ana)  # $0.01 left: not enough for one turn
+    assert refused.value.code == "quota_exceeded"
