@@ -258,7 +258,7 @@ def call_structured(
         raise call_failed(exc) from exc
     try:
         message = anthropic.types.Message.construct(**json.loads(b"".join(chunks)))
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, RecursionError) as exc:
         raise LLMError("call_failed", "the API's reply is not a JSON message") from exc
     return _reply(
         message=message,

@@ -116,7 +116,7 @@ def check_output(
     context = context or {}
     try:
         raw = json.loads(text or "")
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # a reply nested thousands deep, too
         detail = "the reply is empty" if not (text or "").strip() else f"{exc}"
         return PhaseCheck(
             output=None,

@@ -13,7 +13,6 @@ because the chain never reaches them with it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 from pydantic import BaseModel, ValidationError
@@ -21,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from argumentation.toulmin import Backing, Warrant
 from argumentation.toulmin_rules import circuit_breaker, error_response
 from trials.phases import COMPONENT_MODELS, Phase
+from untrusted import JSONInputError, loads_json
 
 __all__ = ["PhaseInputError", "input_error", "parse_components", "parse_inputs"]
 
@@ -53,8 +53,8 @@ def _parse_component(name: str, text: object) -> tuple[BaseModel | None, list[st
     if not isinstance(text, str) or not text.strip():
         return None, [f"{name}: required (the JSON string of the earlier phase's {name})"], [name]
     try:
-        raw = json.loads(text)
-    except ValueError as exc:
+        raw = loads_json(text)
+    except JSONInputError as exc:  # bounded: a client's JSON nested 5,000 deep is refused too
         return None, [f"{name}: not valid JSON ({exc})"], [name]
     # Accept the component wrapped in its key too ({"data": {...}}), as a phase's
     # whole output names it: a client may pass that slice through unchanged.

@@ -107,19 +107,19 @@ def loads_json(
     Numbers of more than 4,300 digits, which ``int()`` refuses, are refused too.
     """
     if len(body) > max_bytes:
-        raise JSONInputError(f"the body is larger than {max_bytes} bytes")
+        raise JSONInputError(f"the JSON is larger than {max_bytes} bytes")
     if isinstance(body, bytes):
         try:
             body = body.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise JSONInputError("the body is not UTF-8") from error
+            raise JSONInputError("the JSON is not UTF-8") from error
     if _depth(body) > max_depth:
-        raise JSONInputError(f"the body is nested deeper than {max_depth} levels")
+        raise JSONInputError(f"the JSON is nested deeper than {max_depth} levels")
     try:
         return json.loads(body)
     except (ValueError, RecursionError) as error:
         # ValueError covers bad syntax and over-long integers alike.
-        raise JSONInputError("the body is not JSON") from error
+        raise JSONInputError("this is not JSON") from error
 
 
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
