@@ -232,8 +232,8 @@ PROBLEM_MESSAGES: dict[str, dict[str, str]] = {
         "es": "no tiene una palabra de grado como «probablemente» o «en la mayoría de los casos»",
     },
     "not_words": {
-        "en": "I do not recognise most of its words: write it in plain words",
-        "es": "no reconozco la mayoría de sus palabras: escríbelo con palabras corrientes",
+        "en": "I do not recognise most of its words, so please write it in plain words",
+        "es": "no reconozco la mayoría de sus palabras, así que escríbelo con palabras corrientes",
     },
     "no_verb": {
         "en": "it names a topic but says nothing about it: a claim needs a verb ('should', 'is', 'reduces' ...)",
