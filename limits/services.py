@@ -266,15 +266,30 @@ def _refuse_rate(action: str, usage: dict[str, Any]) -> LimitReached:
     return LimitReached(message, code="rate_limited", retry_at=retry_at)
 
 
+def _cents(amount: Decimal) -> str:
+    return f"{amount.quantize(Decimal('0.01'), rounding='ROUND_FLOOR'):.2f}"
+
+
 def _refuse_quota(refusal, *, reserve_usd: Decimal) -> LimitReached:
-    if refusal.left_usd > 0 and reserve_usd > refusal.left_usd:
+    ceilings = [c for c in (quota().daily_usd, quota().monthly_usd) if c is not None]
+    if ceilings and reserve_usd > min(ceilings):
+        # Waiting would not help: no day or month ever has that much.
+        message = _(
+            "This needs up to $%(need)s, more than the whole AI allowance ($%(whole)s). "
+            "Choose a smaller budget: $%(left)s is left now."
+        ) % {
+            "need": f"{reserve_usd:.2f}",
+            "whole": f"{min(ceilings):.2f}",
+            "left": _cents(refusal.left_usd),
+        }
+    elif refusal.left_usd > 0 and reserve_usd > refusal.left_usd:
         # Waiting is not the only way: a smaller budget fits now.
         message = _(
             "This needs up to $%(need)s of your AI allowance, but only $%(left)s is left. "
             "Choose a smaller budget, or wait: the allowance renews %(when)s."
         ) % {
             "need": f"{reserve_usd:.2f}",
-            "left": f"{refusal.left_usd.quantize(Decimal('0.01'), rounding='ROUND_FLOOR'):.2f}",
+            "left": _cents(refusal.left_usd),
             "when": when(refusal.resets_at),
         }
     elif refusal.period == "day":

@@ -80,8 +80,8 @@ def test_it_refuses_a_debate_whose_budget_exceeds_the_quota(
 
     assert response.status_code == 200
     body = response.content.decode()
-    assert "only $5.00 is left" in body
-    assert "Choose a smaller budget" in body
+    assert "more than the whole AI allowance ($5.00)" in body
+    assert "Choose a smaller budget: $5.00 is left now." in body
     assert not Debate.objects.exists()
     assert fake_anthropic.message_requests == []
 
