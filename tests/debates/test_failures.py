@@ -118,9 +118,9 @@ def test_it_resumes_a_failed_debate_from_its_last_saved_stage_on_retry(
     with django_capture_on_commit_callbacks(execute=False) as launched:
         response = signed_in(ada).post(f"/debates/{debate.pk}/retry/")
     assert response.status_code == 302 and response["Location"] == f"/debates/{debate.pk}/live/"
-    # On commit: the debate_resumed event is published, and the run is handed to the
-    # background (not executed here: the test runs it below, in this thread).
-    assert len(launched) == 2
+    # On commit the run is handed to the background (not executed here: the test
+    # runs it below, in this thread).
+    assert any(c.__qualname__.startswith("run_in_background_on_commit") for c in launched)
     debate.refresh_from_db()
     assert (debate.status, debate.failure) == (DebateStatus.QUEUED, "")
     assert debate.events.order_by("seq").last().type == events.DEBATE_RESUMED
