@@ -6,6 +6,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from coach.models import Argument
+
 
 def _switch_form(body: str) -> str:
     match = re.search(r'<form class="lang-switch".*?</form>', body, re.DOTALL)
@@ -61,3 +63,18 @@ def test_it_ignores_a_next_that_leaves_the_site(client: Client) -> None:
     response = client.post("/i18n/setlang/", {"language": "es", "next": "https://evil.example/"})
     assert response.status_code == 302
     assert response["Location"] == "/"
+
+
+@pytest.mark.django_db
+def test_it_offers_to_change_the_sites_language_on_a_page_in_the_arguments_language(
+    client: Client, django_user_model
+) -> None:
+    student = django_user_model.objects.create_user("ana", password="s3cret-pass-word")
+    argument = Argument.objects.create(owner=student, title="Buses", language="es")
+    client.force_login(student)
+
+    body = client.get(f"/coach/{argument.pk}/").content.decode()  # the site speaks English
+
+    assert '<html lang="es">' in body  # the page speaks the argument's language
+    form = _switch_form(body)
+    assert 'value="es" lang="es"' in form and 'value="en"' not in form
