@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 
 from . import views
 
@@ -16,6 +17,6 @@ urlpatterns = [
     path("", include("trials.urls")),
 ]
 
-admin.site.site_header = "Argue — instructors"
-admin.site.site_title = "Argue admin"
-admin.site.index_title = "Students' work, debates and costs"
+admin.site.site_header = _("Argue — instructors")
+admin.site.site_title = _("Argue admin")
+admin.site.index_title = _("Students' work, debates and costs")
