@@ -61,10 +61,15 @@ def test_it_breaks_no_content_security_rule_on_the_main_pages(
     fake_anthropic.responder = None
     violations = Violations(page)
 
-    page.goto(f"{live_asgi.url}/")
-    violations.check()
+    settings.SIGNUP_OPEN = True
+    for path in ("/", "/accounts/signup/", "/no-such-page/"):
+        page.goto(f"{live_asgi.url}{path}")
+        violations.check()
     sign_in(page, live_asgi, "ada", PASSWORD)
     violations.check()
+    for path in ("/me/", "/coach/", "/trials/", "/no-such-page/"):
+        page.goto(f"{live_asgi.url}{path}")
+        violations.check()
 
     # The coach: a page with its script, a streamed turn, htmx swaps.
     fake_anthropic.enqueue(
