@@ -242,7 +242,7 @@ QUOTA_MONTHLY_USD = Decimal(os.environ.get("QUOTA_MONTHLY_USD", "50"))
 RATE_LIMITS = {
     "coach_turn": (int(os.environ.get("RATE_COACH_TURNS_PER_MINUTE", "20")), 60),
     "debate": (int(os.environ.get("RATE_DEBATES_PER_HOUR", "6")), 3600),
-    "trial": (int(os.environ.get("RATE_TRIALS_PER_HOUR", "20")), 3600),
+    "trial": (int(os.environ.get("RATE_TRIALS_PER_HOUR", "10")), 3600),
 }
 MAX_RUNNING_DEBATES_PER_USER = int(os.environ.get("MAX_RUNNING_DEBATES_PER_USER", "2"))
 # Instructors pay the bill and try things out: no quota or rate for staff.
