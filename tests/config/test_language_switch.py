@@ -78,3 +78,9 @@ def test_it_offers_to_change_the_sites_language_on_a_page_in_the_arguments_langu
     assert '<html lang="es">' in body  # the page speaks the argument's language
     form = _switch_form(body)
     assert 'value="es" lang="es"' in form and 'value="en"' not in form
+
+
+def test_the_choice_outranks_the_browsers_language(client: Client) -> None:
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    body = client.get("/", headers={"accept-language": "es"}).content.decode()
+    assert '<html lang="en">' in body
