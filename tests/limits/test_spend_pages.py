@@ -9,6 +9,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from coach.models import CoachTurn
 from coach.services import create_argument
@@ -86,7 +87,7 @@ def test_it_tells_a_student_what_is_left_without_dollars_or_tokens(
     client = Client()
     client.force_login(ana)
 
-    for url in ("/debates/new/", "/trials/", "/coach/"):
+    for url in ("/debates/new/", "/trials/", "/coach/", reverse("dashboard")):
         body = client.get(url).content.decode()
         note = html.unescape(body.split('id="allowance">', 1)[1].split("</p>", 1)[0])
         assert "AI allowance left: 70% of today's (it renews in " in note
