@@ -135,17 +135,42 @@ async def bad_turn(bad: Student, *, limit_s: float) -> Turn:
     )
 
 
-async def probe(port: int, stop_event: asyncio.Event, out: list[float]) -> None:
-    session = Session("127.0.0.1", port)
-    try:
-        while not stop_event.is_set():
-            started = time.perf_counter()
-            response = await session.get("/healthz")
-            if response.status == 200:
-                out.append((time.perf_counter() - started) * 1000)
-            await asyncio.sleep(PROBE_EVERY_S)
-    finally:
-        await session.close()
+class Probe:
+    """GET /healthz every PROBE_EVERY_S over its own connection, noting each answer's time.
+
+    Stopped while a request is still waiting (a frozen server), that request
+    counts with the time it has waited so far: a lower bound, but a real one.
+    """
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.latencies: list[float] = []
+        self.waiting_since: float | None = None
+        self.task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run())
+
+    async def stop(self) -> list[float]:
+        assert self.task is not None
+        self.task.cancel()
+        await asyncio.gather(self.task, return_exceptions=True)
+        if self.waiting_since is not None:
+            self.latencies.append((time.perf_counter() - self.waiting_since) * 1000)
+        return self.latencies
+
+    async def _run(self) -> None:
+        session = Session("127.0.0.1", self.port)
+        try:
+            while True:
+                self.waiting_since = time.perf_counter()
+                response = await session.get("/healthz")
+                if response.status == 200:
+                    self.latencies.append((time.perf_counter() - self.waiting_since) * 1000)
+                self.waiting_since = None
+                await asyncio.sleep(PROBE_EVERY_S)
+        finally:
+            await session.close()
 
 
 async def healthz_phase(
@@ -157,33 +182,38 @@ async def healthz_phase(
     a bad stream still running is abandoned (before issue 8 it outlived them
     by minutes).
     """
-    stop_event = asyncio.Event()
-    latencies: list[float] = []
     turns: list[Turn] = []
     bad_task = asyncio.create_task(bad_turn(bad, limit_s=PHASE_LIMIT_S)) if bad else None
     if bad is not None:
         while bad.session.body_bytes == 0 and not bad_task.done():
             await asyncio.sleep(0.01)  # the bad stream has begun
-    prober = asyncio.create_task(probe(port, stop_event, latencies))
+    probe = Probe(port)
+    probe.start()
 
     async def chat(student: Student) -> None:
         for index in range(TURNS):
             turns.append(await turn(student, f"Cities should limit cars, point {index}."))
 
-    try:
-        await asyncio.wait_for(asyncio.gather(*(chat(s) for s in students)), PHASE_LIMIT_S)
-    finally:
-        stop_event.set()
-        await prober
+    chats = asyncio.gather(*(chat(s) for s in students))
+    done, _ = await asyncio.wait({chats}, timeout=PHASE_LIMIT_S)
+    latencies = await probe.stop()
+    if not done:
+        chats.cancel()
+        await asyncio.gather(chats, return_exceptions=True)
+        print(f"    the students' turns did not finish within {PHASE_LIMIT_S:.0f} s")
     bad_result = None
     if bad_task is not None:
         if not bad_task.done():
             bad_task.cancel()
             await asyncio.gather(bad_task, return_exceptions=True)
             await bad.session.close()
-            bad_result = Turn(False, "still streaming when the students were done", 0, 0.0)
+            bad_result = Turn(False, "still streaming when the phase ended", 0, 0.0)
         else:
             bad_result = bad_task.result()
+    if not done:
+        # Cancelled turns left their connections mid-reply: start afresh.
+        for student in students:
+            await student.session.close()
     return latencies, turns, bad_result
 
 
@@ -211,7 +241,7 @@ async def run(students: list[Student], bad: Student, port: int) -> None:
         print(f"    the bad stream: {bad_result.last}")
     for label, turns in (("baseline", normal), ("with the bad stream", normal_bad)):
         failed = [t.last for t in turns if not t.ok]
-        seconds = [t.seconds for t in turns]
+        seconds = [t.seconds for t in turns] or [0.0]
         print(
             f"    students' turns {label}: {len(turns) - len(failed)} ok, {len(failed)} failed, "
             f"median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s"
