@@ -8,7 +8,6 @@ from html import unescape
 from types import SimpleNamespace
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from debates.demo import DEMO_FIXTURE, import_debate
 from debates.models import Debate
@@ -43,9 +42,7 @@ def test_it_disputes_nothing_with_one_camp() -> None:
 
 
 @pytest.fixture
-def demo(client):
-    user = get_user_model().objects.create_user("ada", password="a-long-enough-pass")
-    client.force_login(user)
+def demo(ada):
     return import_debate(data=json.loads(DEMO_FIXTURE.read_text()), is_demo=True)
 
 

@@ -5,18 +5,10 @@ from __future__ import annotations
 from html import unescape
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from debates.models import MAX_ROUNDS, Debate, Persona
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def ada(client):
-    user = get_user_model().objects.create_user("ada", password="a-long-enough-pass")
-    client.force_login(user)
-    return user
 
 
 def _personas() -> list[int]:
