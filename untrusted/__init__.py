@@ -1,13 +1,14 @@
 """Read what comes from outside — clients, files, the model — without a server error.
 
-Pure Python (no Django): the apps, ``llm`` and the command-line tools share it.
+Pure Python (no Django; ``untrusted.forms`` is its Django side): the apps and
+``llm`` share it.
 
 * ``parse_int`` / ``parse_id``: a number typed by someone else. Only ASCII
   digits (``str.isdigit`` also accepts "²" and "٣", which ``int`` refuses or
   reads differently), at most 19 of them, and never above ``MAX_ID``, the
   largest value a 64-bit signed column holds (SQLite's INTEGER, PostgreSQL's
   bigint): a longer number would overflow the database driver, and one of
-  thousands of digits costs ``int()`` quadratic time before it refuses.
+  more than 4,300 digits makes ``int()`` itself raise.
 * ``loads_json``: a JSON body, bounded in size and nesting depth, so a body
   nested thousands of levels deep is a clear error, not a ``RecursionError``.
 * ``text_problem`` / ``clean_text``: text a database can store. PostgreSQL
