@@ -15,7 +15,8 @@ pieces (benchmarks/stream_abuse_responder.py).
    for a 1 MB reply, and their ratio to the reply (counted, not kept: before
    issue 8 they were gigabytes). With LLM_MAX_REPLY_CHARS=2000000 the whole
    megabyte goes through; by default it is cut at 100,000 characters.
-   BENCH_ABUSE_LIMIT_S (600) bounds each phase.
+   BENCH_ABUSE_LIMIT_S (600) bounds each phase; BENCH_ABUSE_ONLY_BYTES=1
+   runs only this one.
 
 No target: the figures are reported for before/after comparison (a frozen
 event loop shows as a /healthz p99 of seconds).
@@ -26,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import statistics
 import sys
@@ -61,13 +63,13 @@ PHASE_LIMIT_S = float(os.environ.get("BENCH_ABUSE_LIMIT_S", "600"))  # a frozen 
 
 
 class CountingSession(Session):
-    """A Session that counts a chunked body's bytes and keeps only its tail.
+    """A Session that counts a chunked body's bytes and keeps only the head of its last line.
 
-    Before issue 8 a 1 MB reply sent the browser gigabytes: holding them all
-    would measure the client's memory, not the server.
+    Before issue 8 a 1 MB reply sent the browser gigabytes, in lines of up to
+    a megabyte: holding them would measure the client's memory, not the server.
     """
 
-    TAIL = 1 << 16
+    HEAD = 256
     body_bytes = 0
 
     async def _read_body(self, headers: dict[str, str]) -> bytes:
@@ -75,14 +77,27 @@ class CountingSession(Session):
             body = await super()._read_body(headers)
             self.body_bytes = len(body)
             return body
-        self.body_bytes, tail = 0, b""
+        self.body_bytes = 0
+        current, last = b"", b""  # the heads of the line being read and of the last one
         while True:
             size = int((await self._reader.readline()).split(b";")[0], 16)
             chunk = await self._reader.readexactly(size + 2)  # data + CRLF
             if size == 0:
-                return tail
+                return current if current.strip() else last
             self.body_bytes += size
-            tail = (tail + chunk[:-2])[-self.TAIL :]
+            *complete, rest = chunk[:-2].split(b"\n")
+            for part in complete:
+                current = (current + part[: self.HEAD])[: self.HEAD]
+                if current.strip():
+                    last = current
+                current = b""
+            current = (current + rest[: self.HEAD])[: self.HEAD]
+
+
+def last_line_kind(head: bytes) -> dict[str, str]:
+    """The type or error code of an NDJSON line from its first bytes."""
+    kind = re.search(rb'^\{"(type|error)": "(\w+)"', head.strip())
+    return {kind.group(1).decode(): kind.group(2).decode()} if kind else {}
 
 
 @dataclass
@@ -107,8 +122,7 @@ async def turn(student: Student, message: str) -> Turn:
         {"argument_id": student.argument_id, "message": message, "step": "claim"},
         {"X-CSRFToken": student.csrf, "Accept": "application/x-ndjson"},
     )
-    lines = [line for line in response.body.splitlines() if line.strip()]
-    last = json.loads(lines[-1]) if lines else {}
+    last = last_line_kind(response.body)
     return Turn(
         ok=response.status == 200 and last.get("type") == "result",
         last=last.get("type") or last.get("error") or f"HTTP {response.status}",
@@ -232,7 +246,20 @@ async def run(students: list[Student], bad: Student, port: int) -> None:
     await asyncio.gather(*(turn(student, "Warm up.") for student in students))
     cap = os.environ.get("LLM_MAX_REPLY_CHARS", "100000 (default)")
     print(f"  LLM_MAX_REPLY_CHARS: {cap}")
+    if os.environ.get("BENCH_ABUSE_ONLY_BYTES") != "1":
+        await healthz_phases(students, bad, port)
+    await bad.session.close()
+    bad.session = CountingSession(bad.session.host, bad.session.port, cookies=bad.session.cookies)
+    alone = await bad_turn(bad, limit_s=PHASE_LIMIT_S)
+    print(
+        f"  bytes: a {BAD_REPLY_CHARS:,}-character reply in 12-character pieces sent the browser "
+        f"{alone.body_bytes:,} bytes ({alone.body_bytes / BAD_REPLY_CHARS:.2f} x the reply) "
+        f"in {alone.seconds:.1f} s, ending in {alone.last!r}"
+    )
+    await asyncio.gather(*(s.session.close() for s in [*students, bad]))
 
+
+async def healthz_phases(students: list[Student], bad: Student, port: int) -> None:
     baseline, normal, _ = await healthz_phase(students, port, None)
     print(describe(f"{len(students)} students, no bad stream", baseline))
     under, normal_bad, bad_result = await healthz_phase(students, port, bad)
@@ -246,16 +273,6 @@ async def run(students: list[Student], bad: Student, port: int) -> None:
             f"    students' turns {label}: {len(turns) - len(failed)} ok, {len(failed)} failed, "
             f"median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s"
         )
-
-    await bad.session.close()
-    bad.session = CountingSession(bad.session.host, bad.session.port, cookies=bad.session.cookies)
-    alone = await bad_turn(bad, limit_s=PHASE_LIMIT_S)
-    print(
-        f"  bytes: a {BAD_REPLY_CHARS:,}-character reply in 12-character pieces sent the browser "
-        f"{alone.body_bytes:,} bytes ({alone.body_bytes / BAD_REPLY_CHARS:.2f} x the reply) "
-        f"in {alone.seconds:.1f} s, ending in {alone.last!r}"
-    )
-    await asyncio.gather(*(s.session.close() for s in [*students, bad]))
 
 
 def main(argv: list[str] | None = None) -> int:
