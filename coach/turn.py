@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.utils.translation import gettext
 
 from coach.ai import stream_coach_reply
 from coach.draft import coach_kind
@@ -104,6 +105,18 @@ class _Reply:
 
 def _error(code: str, detail: str, user_message_id: int | None) -> dict[str, Any]:
     return {"error": code, "detail": detail, "user_message_id": user_message_id}
+
+
+def _page_detail(code: str, detail: str) -> str:
+    """What the page is sent about a failed turn: a plain sentence, never internals.
+
+    The technical detail (the SDK's message, an exception's class, a guard's
+    reason) goes to the turn's record, for instructors. A step mismatch's
+    detail names only the two steps, so it goes as it is.
+    """
+    if code == "coach_step_mismatch":
+        return detail
+    return gettext("The coach could not answer this time. Your message is kept: try again.")
 
 
 def _context(state: TurnState, message: str) -> GuardContext:
@@ -223,7 +236,7 @@ async def _turn_lines(state: TurnState, message: str, step: str) -> AsyncIterato
             detail=detail,
             **extra,
         )
-        return _error(code, detail, user_message_id)
+        return _error(code, _page_detail(code, detail), user_message_id)
 
     try:
         current = argument.current_step

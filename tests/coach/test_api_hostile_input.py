@@ -100,3 +100,25 @@ def test_it_refuses_a_retry_of_that_is_not_a_message_id(
         student, argument_id=argument.pk, message="Hi", step="claim", retry_of=retry_of
     )
     assert status == 400 and refusal["error"] == "bad_retry_of"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_sends_a_failed_turn_a_plain_sentence_and_keeps_the_details_for_instructors(
+    fake_anthropic: Any, student: Any, argument: Argument, settings: Any
+) -> None:
+    from coach.models import CoachTurn
+    from tests.coach.support import post_turn as post_async_turn
+    from tests.fakes.anthropic_server import Reply
+
+    settings.LLM_MAX_RETRIES = 0
+    fake_anthropic.enqueue(Reply.error(529, error_type="overloaded_error", message="Overloaded"))
+
+    status, _, lines = post_async_turn(
+        student, argument_id=argument.pk, message="Cities should ban cars.", step="claim"
+    )
+
+    assert status == 200 and lines[-1]["error"] == "coach_stream_failed"
+    assert lines[-1]["detail"].startswith("The coach could not answer this time.")
+    for internal in ("529", "Overloaded", "Error", "call_failed"):
+        assert internal not in lines[-1]["detail"]
+    assert "529" in CoachTurn.objects.get().error_detail
