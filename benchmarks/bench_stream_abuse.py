@@ -135,7 +135,12 @@ async def bad_turn(bad: Student, *, limit_s: float) -> Turn:
     """The misbehaving turn; past `limit_s` it is abandoned (its connection closed)."""
     started = time.perf_counter()
     task = asyncio.create_task(turn(bad, f"{TRIGGER} please"))
-    done, _ = await asyncio.wait({task}, timeout=limit_s)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=limit_s)
+    except asyncio.CancelledError:
+        task.cancel()  # the phase abandons it: so does this turn
+        await asyncio.gather(task, return_exceptions=True)
+        raise
     if done:
         return task.result()
     task.cancel()

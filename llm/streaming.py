@@ -50,7 +50,7 @@ __all__ = ["StreamDone", "TextDelta", "astream_structured"]
 M = TypeVar("M", bound=BaseModel)
 
 # Longest stretch of work on buffered events before the loop serves others.
-_SLICE_S = 0.005
+_SLICE_S = 0.001
 
 
 @dataclass(frozen=True, slots=True)
