@@ -6,7 +6,9 @@ digits ("²", "٣") that ``str.isdigit`` accepts and ``int`` refuses, lone
 surrogates, NUL bytes, huge strings. Requests go through Django's test
 client, in process, as a signed-in student (anonymous for sign-up and
 sign-in); the streaming coach endpoint runs its offline coach (no API key),
-its stream read to the end. Each request runs in a savepoint, so one
+and its AI coach through the real SDK to the fake server sending hostile
+replies, each stream read to the end and each turn's record checked for an
+internal error (the turn answers those with a 200 error line). Each request runs in a savepoint, so one
 failure on PostgreSQL does not abort the test's transaction for the next.
 
 Marked ``fuzz``: CI runs the suite on PostgreSQL, then ``-m fuzz`` again on
@@ -27,9 +29,11 @@ from django.test import Client
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from coach.models import Argument, CoachTurn
 from coach.services import create_argument
 from debates.events import DEBATE_COMPLETE, record_event
 from debates.models import Debate, DebateStatus, Persona
+from tests.fakes.anthropic_server import Reply
 
 pytestmark = [pytest.mark.django_db, pytest.mark.fuzz]
 
@@ -139,6 +143,7 @@ def open_doors(settings: Any) -> None:
     settings.RATE_LIMITS = {action: (0, 60) for action in getattr(settings, "RATE_LIMITS", {})}
     settings.AXES_FAILURE_LIMIT = 1_000_000
     settings.SIGNUP_OPEN = True
+    settings.QUOTA_DAILY_USD = settings.QUOTA_MONTHLY_USD = 0  # 0: no quota
 
 
 @pytest.fixture
@@ -204,6 +209,13 @@ def assert_no_server_error(client: Client, method: str, url: str, **kwargs: Any)
     assert status < 500, f"{method.upper()} {url} -> {status}: {problem}"
 
 
+def assert_no_internal_turn_error() -> None:
+    # The turn catches any exception so the page gets an answer line (status 200):
+    # the record says "internal error" then, and that is a server error too.
+    failed = CoachTurn.objects.filter(error_detail__startswith="internal error")
+    assert not failed.exists(), failed.values_list("error_detail", flat=True)[:3]
+
+
 def post_json(world: dict[str, Any], url: str, body: bytes, **headers: Any) -> None:
     assert_no_server_error(
         world["client"], "post", url, data=body, content_type="application/json", **headers
@@ -217,6 +229,7 @@ def post_json(world: dict[str, Any], url: str, body: bytes, **headers: Any) -> N
 @given(body=json_bodies(["argument_id", "message", "step", "retry_of"]))
 def test_it_never_fails_the_coach_turn_endpoint(world: dict[str, Any], body: bytes) -> None:
     post_json(world, "/api/coach", body)
+    assert_no_internal_turn_error()
 
 
 # The cases the issue reported are tried first, every run.
@@ -235,6 +248,7 @@ def test_it_never_fails_a_well_formed_coach_turn(
     argument_id = world["argument"].pk if argument_id is None else argument_id
     body = {"argument_id": argument_id, "message": message, "step": step}
     post_json(world, "/api/coach", json.dumps(body).encode())
+    assert_no_internal_turn_error()
 
 
 @example(body=b"{}", action="accept", value="a\x00b")
@@ -407,3 +421,56 @@ def test_it_never_fails_the_trial_forms(world: dict[str, Any], data: dict[str, A
     assert_no_server_error(
         world["client"], "post", f"/trials/argument/{world['completed'].pk}/", data=data
     )
+
+
+# --- what the model sends ------------------------------------------------------------
+
+
+def _coach_reply(text: str, step: str, proposal: str | None) -> str:
+    update = None if proposal is None else {"field": step, "value": proposal, "rationale": text}
+    return json.dumps({"assistantText": text, "step": step, "proposedUpdate": update})
+
+
+model_replies = st.one_of(
+    st.builds(
+        _coach_reply,
+        nasty_text,
+        st.sampled_from(["claim", "grounds", "bogus"]),
+        st.one_of(st.none(), nasty_text),
+    ),
+    st.text(st.one_of(st.characters(), st.sampled_from(NASTY_CHARS)), max_size=200),
+    deep_json,
+)
+
+
+@pytest.fixture
+def ai_world(fake_anthropic: Any, fast_hashing: None, open_doors: None) -> dict[str, Any]:
+    student = get_user_model().objects.create_user("fuzzer", password="a-long-enough-pass")
+    client = Client(raise_request_exception=False)
+    client.force_login(student)
+    argument = create_argument(owner=student, title="Car-free city centres", language="en")
+    return {"client": client, "server": fake_anthropic, "argument": argument}
+
+
+@settings(FUZZ, max_examples=40)
+@given(reply=model_replies, chunk=st.integers(1, 40))
+def test_it_never_fails_a_coach_turn_whatever_the_model_sends(
+    ai_world: dict[str, Any], reply: str, chunk: int
+) -> None:
+    # The AI coach, through the real SDK to the fake server: NUL, lone surrogates,
+    # nonsense and JSON 20,000 deep in the reply, streamed in pieces of any size.
+    ai_world["server"].responder = lambda body: Reply.json(reply, chunk_chars=chunk)
+    argument = Argument.objects.get(pk=ai_world["argument"].pk)
+    body = {
+        "argument_id": argument.pk,
+        "message": "Cities should ban cars.",
+        "step": argument.current_step,
+    }
+    assert_no_server_error(
+        ai_world["client"],
+        "post",
+        "/api/coach",
+        data=json.dumps(body),
+        content_type="application/json",
+    )
+    assert_no_internal_turn_error()
