@@ -191,14 +191,31 @@
   // Re-render the rail, the draft, the proposal card and the "Put it on trial"
   // slot from the server: one template renders them on first load and after
   // every change (the card and the slot come out of band).
-  function refresh() {
+  // `saved`: the field just saved, whose editor may close; any other editor the
+  // student had open stays open with the words typed in it, since a reply that
+  // ends while they type must not close it under them or lose their text.
+  function refresh(saved) {
     if (!window.htmx) {
       window.location.reload();
       return Promise.resolve();
     }
+    const editing = [];
+    for (const form of document.querySelectorAll("#sidebar form.typed-field")) {
+      const details = form.closest("details");
+      if (form.dataset.field === saved || !details || !details.open) continue;
+      editing.push({ field: form.dataset.field, value: form.querySelector("textarea").value });
+    }
     return window.htmx
       .ajax("GET", root.dataset.refreshUrl, { target: "#sidebar", swap: "outerHTML" })
-      .then(showCompletion);
+      .then(() => {
+        for (const { field, value } of editing) {
+          const form = document.querySelector(`#sidebar form.typed-field[data-field="${field}"]`);
+          if (!form) continue;
+          form.closest("details").open = true;
+          form.querySelector("textarea").value = value;
+        }
+        showCompletion();
+      });
   }
 
   // Once the rebuttal is accepted there is nothing left to send. A new
@@ -317,7 +334,7 @@
     try {
       await postJSON(root.dataset.draftUrl, { field: field, value: value });
       setBusy(false);
-      await refresh();
+      await refresh(field);
       status.textContent = strings.saved;
     } catch (error) {
       setBusy(false);

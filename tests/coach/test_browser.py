@@ -278,3 +278,27 @@ def test_it_says_the_message_limit_and_keeps_the_words(live_asgi, page, no_anthr
     assert box.input_value() == too_long
     assert page.locator("#transcript .msg-user").count() == 0
     assert box.evaluate("node => node === document.activeElement")
+
+
+def test_it_keeps_an_open_editor_and_its_words_when_a_reply_refreshes_the_draft(
+    live_asgi, page, no_anthropic_key
+) -> None:
+    # A reply ends by re-rendering the steps and draft; an editor the student
+    # had open must stay open with what they typed, not snap shut and lose it.
+    get_user_model().objects.create_user("ada", password=PASSWORD)
+    sign_in(page, live_asgi, "ada", PASSWORD)
+    start_argument(page, live_asgi, "Bikes")
+    page.wait_for_selector("#transcript .msg-assistant:not(.streaming)")
+    replies = page.locator("#transcript .msg-assistant").count()
+
+    page.get_by_text("Write the claim yourself").click()
+    page.get_by_label("Claim", exact=True).fill("Half-typed words")
+    page.get_by_label("Your message").fill("Bike lanes make streets safer for everyone.")
+    page.get_by_role("button", name="Send").click()
+    page.wait_for_function(
+        f"() => document.querySelectorAll('#transcript .msg-assistant:not(.streaming)').length > {replies}"
+    )
+    page.wait_for_load_state("networkidle")
+    editor = page.get_by_label("Claim", exact=True)
+    assert editor.is_visible()
+    assert editor.input_value() == "Half-typed words"

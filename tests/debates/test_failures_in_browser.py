@@ -43,7 +43,10 @@ def run_in_thread(debate_id: int) -> None:
 def test_it_shows_the_failure_in_words_and_resumes_on_retry(
     live_asgi, page, fake_anthropic, settings
 ) -> None:
-    settings.REDIS_URL = ""  # the embedded mode: a thread runs the retried debate
+    # The embedded mode: a thread runs the retried debate (CI sets REDIS_URL,
+    # and with a broker the retry would wait for a worker this test has not got).
+    settings.REDIS_URL = ""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
     settings.DEBATE_SSE_POLL_SECONDS = 0.05
     settings.LLM_MAX_RETRIES = 0
     ensure_default_personas()
