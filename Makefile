@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test bench lint format worker install
+.PHONY: run test test-quick bench lint format worker install
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ run: install
 
 test: install
 	SECRET_KEY=$${SECRET_KEY:-insecure-test-only-key} $(PY) -m pytest
+
+# Everything but the browser, fuzz and slow tests: a quick check while working.
+test-quick: install
+	SECRET_KEY=$${SECRET_KEY:-insecure-test-only-key} $(PY) -m pytest -m "not browser and not fuzz and not slow"
 
 bench: install
 	SECRET_KEY=$${SECRET_KEY:-insecure-bench-only-key} $(PY) -m benchmarks
