@@ -1,0 +1,112 @@
+"""Seeding, byes, round order and family diversity for a bracket of 2-5 models."""
+
+from decimal import Decimal
+
+import pytest
+
+from tournaments.bracket import (
+    DiversityImpossible,
+    Pairing,
+    bracket_order,
+    check_diversity,
+    first_round,
+    model_family,
+    next_round,
+    round_count,
+    seed_models,
+    select_diverse,
+)
+
+RATINGS = {"e": Decimal("1100"), "a": Decimal("1400"), "b": Decimal("1350"), "c": Decimal("1300")}
+
+
+def test_it_seeds_by_rating_with_newcomers_at_1200_and_ties_by_id():
+    # d has no rating (1200); e is below it.
+    assert seed_models(["e", "d", "c", "b", "a"], RATINGS) == ["a", "b", "c", "d", "e"]
+    assert seed_models(["y", "x"], {}) == ["x", "y"]
+
+
+@pytest.mark.parametrize(
+    ("n", "expected"),
+    [
+        (2, [Pairing("s1", "s2")]),
+        (3, [Pairing("s1", None), Pairing("s2", "s3")]),
+        (4, [Pairing("s1", "s4"), Pairing("s2", "s3")]),
+        (
+            5,
+            [Pairing("s1", None), Pairing("s4", "s5"), Pairing("s2", None), Pairing("s3", None)],
+        ),
+    ],
+)
+def test_it_pairs_the_first_round_with_byes_for_the_top_seeds(n, expected):
+    seeded = [f"s{i}" for i in range(1, n + 1)]
+    assert first_round(seeded) == expected
+
+
+@pytest.mark.parametrize(("n", "rounds"), [(2, 1), (3, 2), (4, 2), (5, 3)])
+def test_it_counts_the_bracket_rounds(n, rounds):
+    assert round_count(n) == rounds
+
+
+def test_it_uses_the_standard_bracket_order():
+    assert bracket_order(2) == [1, 2]
+    assert bracket_order(4) == [1, 4, 2, 3]
+    assert bracket_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+
+
+def test_it_plays_five_models_through_to_a_final_of_the_top_seeds():
+    seeded = ["s1", "s2", "s3", "s4", "s5"]
+    round1 = first_round(seeded)
+    # The favourites win every match: winners of round 1 in bracket order.
+    winners = [p.a for p in round1]
+    round2 = next_round(winners)
+    assert round2 == [Pairing("s1", "s4"), Pairing("s2", "s3")]
+    final = next_round([p.a for p in round2])
+    assert final == [Pairing("s1", "s2")]
+    assert sum(not p.is_bye for p in round1) == 1
+
+
+def test_it_refuses_too_few_or_too_many_models_and_repeats():
+    with pytest.raises(ValueError, match="2 to 5"):
+        seed_models(["a"], {})
+    with pytest.raises(ValueError, match="2 to 5"):
+        seed_models(list("abcdef"), {})
+    with pytest.raises(ValueError, match="only once"):
+        seed_models(["a", "a"], {})
+    with pytest.raises(ValueError):
+        next_round(["a", "b", "c"])
+
+
+@pytest.mark.parametrize(
+    ("model_id", "family"),
+    [
+        ("claude-sonnet-5-5", "claude"),
+        ("claude-haiku-4-5", "claude"),
+        ("Claude-Opus-4", "claude"),
+        ("gpt-4o", "gpt"),
+        ("openai/gpt-4o-mini", "gpt"),
+        ("mistral", "mistral"),
+    ],
+)
+def test_it_derives_the_family_from_the_model_id(model_id, family):
+    assert model_family(model_id) == family
+
+
+def test_it_picks_one_model_per_family_in_preference_order():
+    candidates = ["claude-sonnet-5-5", "claude-haiku-4-5", "gpt-4o", "gemini-2", "gpt-5"]
+    assert select_diverse(candidates, 3) == ["claude-sonnet-5-5", "gpt-4o", "gemini-2"]
+
+
+def test_it_says_plainly_when_diversity_is_impossible():
+    with pytest.raises(DiversityImpossible) as caught:
+        select_diverse(["claude-sonnet-5-5", "claude-haiku-4-5", "gpt-4o"], 3)
+    message = str(caught.value)
+    assert "3 models from different families" in message
+    assert "only 2 (claude, gpt)" in message
+    assert "turn off the diversity option" in message
+
+
+def test_it_names_the_two_models_of_one_family():
+    check_diversity(["claude-sonnet-5-5", "gpt-4o"])
+    with pytest.raises(DiversityImpossible, match="claude-sonnet-5-5 and claude-haiku-4-5"):
+        check_diversity(["claude-sonnet-5-5", "gpt-4o", "claude-haiku-4-5"])
