@@ -44,9 +44,10 @@ Independence
 
 Every chain has a set of *nodes*: the ids it names (span, reporting source, origins)
 plus the registry's ancestry of its reporting source (following `upstream_origin_id`
-to the root, cycles cut). A chain with an origin outside the case file also gets one
-shared node, `UNKNOWN_ORIGIN_NODE`: what cannot be traced cannot be shown to be
-independent, so all such chains are taken to share one origin (conservative).
+to the root, cycles cut). A chain that names, or whose ancestry reaches, a source or
+origin outside the case file also gets one shared node, `UNKNOWN_ORIGIN_NODE`: what
+cannot be traced cannot be shown to be independent, so all such chains are taken to
+share one origin (conservative).
 
 Two chains are *dependent* when their node sets intersect: they share a span, a
 reporting source, or an upstream origin (two articles quoting one study), i.e. they
@@ -251,14 +252,14 @@ def chain_defects(chain: EvidenceChain, resolver: Resolver, index: int = 0) -> l
 
 def chain_nodes(chain: EvidenceChain, resolver: Resolver) -> frozenset[str]:
     """The ids a chain rests on, for independence (see the module docstring)."""
-    nodes: set[str] = set()
-    for value in (chain.span_id, chain.source_id, *chain.origin_ids):
-        if not _blank(value):
-            nodes.add(value.strip())  # type: ignore[union-attr]
-    named_sources = [v for v in (chain.source_id, *chain.origin_ids) if not _blank(v)]
+    named_sources = [v.strip() for v in (chain.source_id, *chain.origin_ids) if v and v.strip()]
+    nodes = set(named_sources)
     for source in named_sources:
-        nodes.update(_ancestry(source.strip(), resolver))  # type: ignore[union-attr]
-    if any(n not in resolver.sources for n in nodes if n != chain.span_id):
+        nodes.update(_ancestry(source, resolver))
+    untraceable = any(n not in resolver.sources for n in nodes)
+    if chain.span_id and chain.span_id.strip():
+        nodes.add(chain.span_id.strip())
+    if untraceable:
         nodes.add(UNKNOWN_ORIGIN_NODE)
     return frozenset(nodes)
 

@@ -8,7 +8,8 @@ branch on them; messages are plain English for people and models.
 No-Free-Facts (conservative: it prefers a false positive to a free fact)
 -----------------------------------------------------------------------
 The text is split into sentences (at . ! ? … followed by a space, and at line
-breaks; common abbreviations such as "Dr." or "e.g." do not end a sentence). A
+breaks; common abbreviations such as "Dr." or "e.g." do not end a sentence, and a
+citation standing alone after a full stop belongs to the sentence before). A
 sentence *states a fact* when, after its citations are removed, it contains any of:
 
 ==========  ====================================================================
@@ -194,7 +195,16 @@ def split_sentences(text: str) -> list[str]:
         pieces.append(candidate)
         start = m.end()
     pieces.append(text[start:])
-    return [p.strip() for p in pieces if p.strip()]
+    sentences: list[str] = []
+    for piece in (p.strip() for p in pieces):
+        if not piece:
+            continue
+        # "Sales fell 12%. [C-1]": a citation standing alone belongs to the sentence before.
+        if sentences and not CITATION_RE.sub("", piece).strip(" .;,"):
+            sentences[-1] = f"{sentences[-1]} {piece}"
+        else:
+            sentences.append(piece)
+    return sentences
 
 
 # --- fact detectors ----------------------------------------------------------------

@@ -133,6 +133,16 @@ def test_it_does_not_end_a_sentence_at_an_abbreviation() -> None:
     assert no_free_facts("Dr. Smith agrees.", registered_ids=REGISTERED)
 
 
+def test_a_citation_after_the_full_stop_belongs_to_the_sentence_before() -> None:
+    text = "Sales fell 12%. [C-1]\nPrices rose 3%. [C-12, K-3].  We agree."
+    assert split_sentences(text) == [
+        "Sales fell 12%. [C-1]",
+        "Prices rose 3%. [C-12, K-3].",
+        "We agree.",
+    ]
+    assert no_free_facts(text, registered_ids=REGISTERED) == []
+
+
 def test_it_reads_cited_ids_only_inside_brackets() -> None:
     assert cited_ids("See C-4 and [C-1, K-3] and [C-12]; [X-1].") == ["C-1", "K-3", "C-12"]
 
