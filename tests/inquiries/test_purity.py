@@ -1,0 +1,15 @@
+"""The inquiry rules stay pure: importing them loads no Django."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def test_it_imports_the_pure_modules_without_django() -> None:
+    code = (
+        "import sys, argumentation.sanad, inquiries.gates, inquiries.stopping, "
+        "inquiries.scoring; sys.exit('django' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr or "django was imported"
