@@ -254,6 +254,9 @@ class DropReason(models.TextChoices):
     UNKNOWN_TARGET = "unknown_target", _("targets an unknown argument")
     OWN_ARGUMENT = "own_argument", _("targets the speaker's own argument")
     BAD_COMPONENT = "bad_component", _("targets a component index that does not exist")
+    # ASPIC+: rebut the claim, undermine a premise, undercut an assumption
+    # (argumentation.attack_types), whatever the validator says.
+    WRONG_TYPE = "wrong_type", _("the attack type does not fit the part it targets")
     NOT_VALIDATED = "not_validated", _("the validation gave no verdict on it")
 
 

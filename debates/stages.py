@@ -13,8 +13,9 @@ Each stage has two halves:
 ``arguments`` (round 0, one call per persona): the opening arguments.
 ``attacks`` (round r, one call per persona): attacks on others' arguments,
 each creating a counter-argument node; attacks on unknown ids, on the
-speaker's own arguments or on a component that does not exist are dropped
-and recorded.
+speaker's own arguments, on a component that does not exist or of a type
+that does not fit the component (ASPIC+: rebut the claim, undermine a premise,
+undercut an assumption) are dropped and recorded.
 ``validation`` (round r, one cheap batch call): verdicts, deduplication, the
 semantics and the stop check.
 """
@@ -25,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from argumentation.attack_types import MismatchCode, attack_mismatch
 from debates import events
 from debates.budget import expected_output_tokens
 from debates.calls import CallResult, CallSpec
@@ -252,12 +254,26 @@ class OpeningArguments:
         return StageOutcome(after=after, stop=stop)
 
 
-def _bad_index(target: ArgumentView, component: str, index: int) -> bool:
-    if component == TargetComponent.CLAIM:
-        return index != 0
-    if component == TargetComponent.PREMISE:
-        return index >= len(target.premises)
-    return index >= len(target.assumptions)
+def _misfit(target: ArgumentView, *, type_: str, component: str, index: int) -> str:
+    """The drop reason of an attack that does not fit its target's parts, or "".
+
+    The rule is enforced here, in code, rather than left to the validator's
+    ``type_correct`` flag: a "rebut" aimed at a premise would otherwise count
+    with a rebut's two edges (debates.graph).
+    """
+    available = {
+        TargetComponent.CLAIM: 1,
+        TargetComponent.PREMISE: len(target.premises),
+        TargetComponent.ASSUMPTION: len(target.assumptions),
+    }.get(component, 0)
+    mismatch = attack_mismatch(
+        attack_type=type_, component=component, index=index, available=available
+    )
+    if mismatch is None:
+        return ""
+    if mismatch.code in (MismatchCode.WRONG_TYPE, MismatchCode.UNKNOWN_TYPE):
+        return DropReason.WRONG_TYPE
+    return DropReason.BAD_COMPONENT
 
 
 class Attacks:
@@ -315,8 +331,13 @@ class Attacks:
                     reason = DropReason.UNKNOWN_TARGET
                 elif target.speaker_id == speaker:
                     reason = DropReason.OWN_ARGUMENT
-                elif _bad_index(target, draft.target_component, draft.target_index):
-                    reason = DropReason.BAD_COMPONENT
+                else:
+                    reason = _misfit(
+                        target,
+                        type_=draft.type,
+                        component=draft.target_component,
+                        index=draft.target_index,
+                    )
                 attacks.append(
                     Attack(
                         debate=debate,
@@ -455,9 +476,17 @@ class Validation:
         for attack_id, view in pending:
             attack = attacks[view.id]
             verdict = verdicts.get(attack_id)
-            if verdict is None:
+            # An attack left pending by code older than the type rule (a
+            # resumed debate) meets the rule here: no verdict makes it count.
+            target = state.argument(view.to_key) if view.to_key else None
+            misfit = (
+                _misfit(target, type_=view.type, component=view.component, index=view.index)
+                if target is not None
+                else ""
+            )
+            if verdict is None or misfit:
                 attack.status = AttackStatus.DROPPED
-                attack.drop_reason = DropReason.NOT_VALIDATED
+                attack.drop_reason = misfit or DropReason.NOT_VALIDATED
                 judged.append((attack, None))
                 continue
             valid = verdict_is_valid(verdict)

@@ -1,16 +1,30 @@
-"""Attacks that cannot count: unknown or own targets, bad verdicts, duplicates."""
+"""Attacks that cannot count: unknown or own targets, mistyped, bad verdicts, duplicates."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
+from django.conf import settings
 
 from debates import events
+from debates.calls import CallResult
 from debates.graph import build_framework
-from debates.models import Attack, AttackStatus, AttackValidation, DropReason
+from debates.models import (
+    ArgumentOrigin,
+    Attack,
+    AttackStatus,
+    AttackValidation,
+    DebateArgument,
+    DropReason,
+    StageName,
+)
 from debates.orchestrator import run_debate
+from debates.schemas import AttackValidations
+from debates.stages import STAGES
 from debates.state import load_state
 from tests.debates.factories import make_debate
-from tests.fakes.debate_model import FakeDebateModel
+from tests.fakes.debate_model import FakeDebateModel, parse_request
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +128,80 @@ def test_it_counts_a_repeat_of_an_earlier_round_as_a_duplicate(fake_anthropic):
     # Nothing new in round 2: the debate ends there, for that reason.
     assert (debate.stop_reason, debate.rounds_completed) == ("EVIDENCE_EXHAUSTED", 2)
     assert debate.events.filter(type=events.GRAPH_CONVERGENCE).count() == 1
+
+
+def test_it_refuses_a_rebut_aimed_at_a_premise_though_the_referee_would_accept_it(
+    fake_anthropic,
+):
+    model = FakeDebateModel(attacks_per_round=1, rebut_premise=True)
+    debate = _run(fake_anthropic, model)
+
+    mistyped = list(Attack.objects.filter(debate=debate, type="rebut", target_component="premise"))
+    assert len(mistyped) == 2  # one per persona
+    assert all(a.status == AttackStatus.DROPPED for a in mistyped)
+    assert all(a.drop_reason == DropReason.WRONG_TYPE for a in mistyped)
+    # No counter-argument, no verdict asked for, no edge in the framework.
+    assert all(a.from_argument is None for a in mistyped)
+    assert not AttackValidation.objects.filter(attack__in=mistyped).exists()
+    af = build_framework(load_state(debate))
+    assert af.attacks  # the well-typed attacks still count
+    counted = Attack.objects.filter(debate=debate, status=AttackStatus.VALID)
+    assert {(a.from_argument.key, a.to_argument.key) for a in counted} <= set(af.attacks)
+    payload = _event(debate, events.ATTACKS_GENERATED)
+    assert sorted(a["drop_reason"] for a in payload["dropped"]) == [DropReason.WRONG_TYPE] * 2
+
+
+def test_it_refuses_a_pending_mistyped_attack_whatever_the_verdict(fake_anthropic):
+    # A debate whose attacks were saved before the type rule existed, resumed:
+    # the mistyped attack is pending and goes to the referee, which accepts it.
+    debate = _run(fake_anthropic, FakeDebateModel(attacks_per_round=0))
+    state = load_state(debate)
+    target = next(a for a in state.arguments if a.premises)
+    attacker = next(p for p in debate.personas.all() if p.id != target.speaker_id)
+    attack = Attack.objects.create(
+        debate=debate,
+        round=1,
+        speaker=attacker,
+        to_argument=DebateArgument.objects.get(debate=debate, key=target.key),
+        target_key=target.key,
+        type="rebut",
+        target_component="premise",
+        target_index=0,
+        counter_proposition="The premise is false.",
+        rationale="It was never measured.",
+        confidence=0.9,
+        status=AttackStatus.PENDING,
+    )
+    DebateArgument.objects.create(
+        debate=debate,
+        key="A900",
+        speaker=attacker,
+        round=1,
+        claim=attack.counter_proposition,
+        origin=ArgumentOrigin.ATTACK,
+        origin_attack=attack,
+    )
+    attack.from_argument = DebateArgument.objects.get(debate=debate, key="A900")
+    attack.save()
+    state = load_state(debate)
+    stage = STAGES[StageName.VALIDATION]
+    (spec,) = stage.specs(state=state, round=1, cheap_model=settings.CHEAP_MODEL)
+    request = parse_request(
+        {
+            "output_config": {"format": {"schema": {"title": "AttackValidations"}}},
+            "messages": list(spec.prompt.messages),
+        }
+    )
+    verdicts = AttackValidations.model_validate(FakeDebateModel().judge(request))
+    assert [(v.attack_id, v.valid, v.type_correct) for v in verdicts.verdicts] == [
+        ("T1", True, True)
+    ]
+    result = CallResult(spec=spec, parsed=verdicts, error=None, reused=False, cost_usd=Decimal("0"))
+
+    stage.commit(debate=debate, state=state, round=1, results=[result])
+
+    attack.refresh_from_db()
+    assert (attack.status, attack.drop_reason) == (AttackStatus.DROPPED, DropReason.WRONG_TYPE)
+    assert not AttackValidation.objects.filter(attack=attack).exists()
+    af = build_framework(load_state(debate))
+    assert "A900" not in af.arguments

@@ -16,7 +16,7 @@ every persona attacks up to ``attacks_per_round`` IN/UNDEC arguments of
 others it has not attacked yet, alternating rebut and undermine; the referee
 accepts every attack except every ``invalid_every``-th. Misbehaviour for
 tests is opt-in: attacks on an unknown id, on the speaker's own argument, on a
-missing premise, a lower-confidence duplicate, verdicts for unknown attacks,
+missing premise, a rebut aimed at a premise, a lower-confidence duplicate, verdicts for unknown attacks,
 missing verdicts.
 """
 
@@ -114,6 +114,8 @@ class FakeDebateModel:
     attack_unknown: bool = False
     attack_own: bool = False
     attack_missing_premise: bool = False
+    # A "rebut" aimed at a premise: the referee (below) calls it valid anyway.
+    rebut_premise: bool = False
     duplicate_attack: bool = False
     unknown_verdict: bool = False
     omit_verdicts: bool = False
@@ -223,6 +225,16 @@ class FakeDebateModel:
                     kind="undermine",
                     component="premise",
                     index=99,
+                    me=me,
+                    round_=request.round,
+                )
+            )
+        if self.rebut_premise and targets:
+            attacks.append(
+                self._attack(
+                    target=targets[-1]["id"],
+                    kind="rebut",
+                    component="premise",
                     me=me,
                     round_=request.round,
                 )
