@@ -238,7 +238,9 @@ def call_structured(
     deadline = time.monotonic() + deadline_s
     limit = body_byte_limit(max_reply_chars)
     guarded = client.with_middleware(
-        _deadline_middleware(deadline=deadline, attempt_timeout=_attempt_timeout(client, deadline_s))
+        _deadline_middleware(
+            deadline=deadline, attempt_timeout=_attempt_timeout(client, deadline_s)
+        )
     )
     try:
         with guarded.messages.with_streaming_response.create(**params) as response:

@@ -15,8 +15,9 @@ DEEP = "[" * 5000 + "]" * 5000
 def test_it_refuses_a_component_nested_thousands_deep() -> None:
     with pytest.raises(PhaseInputError) as caught:
         build_prompt(phase=2, query="Cities should ban cars.", components={"data": DEEP})
-    assert "data: not valid JSON (the JSON is nested deeper than 32 levels)" in (
-        caught.value.response["error"]
+    assert (
+        "data: not valid JSON (the JSON is nested deeper than 32 levels)"
+        in (caught.value.response["error"])
     )
 
 
