@@ -7,6 +7,7 @@ result sections) is plain functions of a debate, testable without a request.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -16,7 +17,7 @@ from django.http import QueryDict
 from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import ngettext, npgettext
 
 from argumentation.cruxes import natural_key
 from debates import events, services
@@ -250,15 +251,29 @@ def persona_failures(*, debate: Debate) -> list[str]:
     ]
 
 
+def _counted(phrase: Callable[[int], str]) -> dict[str, str]:
+    """A counted phrase's two forms, for the script to fill in (%(count)s)."""
+    return {"one": phrase(1), "other": phrase(2)}
+
+
 def client_strings() -> dict[str, Any]:
     """The words debate_live.js shows, translated here so the script holds no language."""
     return {
         "round": _("Round"),
         "strength": _("strength"),
-        "argumentsWord": _("arguments"),
-        "attacksWord": _("attacks"),
-        # After a count ("3 valid"): in Spanish a plural, unlike the status of one attack.
-        "validWord": pgettext("after a number of attacks", "valid"),
+        # "1 argument" / "3 arguments": both forms, since English and Spanish
+        # both have one form for 1 and another for every other number.
+        "counted": {
+            "arguments": _counted(
+                lambda n: ngettext("%(count)s argument", "%(count)s arguments", n)
+            ),
+            "attacks": _counted(lambda n: ngettext("%(count)s attack", "%(count)s attacks", n)),
+            "valid": _counted(
+                lambda n: npgettext(
+                    "after a number of attacks", "%(count)s valid", "%(count)s valid", n
+                )
+            ),
+        },
         "failed": _("The debate failed."),
         "failures": _failure_messages(),
         # %(persona)s and %(round)s are filled in by debate_live.js.

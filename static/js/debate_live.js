@@ -24,6 +24,11 @@
   ];
 
   const field = (name) => root.querySelector(`[data-field="${name}"]`);
+  // "1 argument", "3 arguments": the server sends both forms of each phrase.
+  const counted = (key, n) => {
+    const forms = strings.counted[key];
+    return (n === 1 ? forms.one : forms.other).replace("%(count)s", String(n));
+  };
   const statusBadge = document.querySelector('[data-field="status"]');
   const attackItems = new Map(); // attack id -> <li>
   let lastSeq = 0;
@@ -160,19 +165,19 @@
       showOpenings(p.arguments);
       setRound(0);
       setStage(strings.stages.attacks);
-      return `${(p.arguments || []).length} ${strings.argumentsWord}`;
+      return counted("arguments", (p.arguments || []).length);
     },
     attacks_generated(p) {
       addArguments(p.arguments);
       setStage(`${strings.round} ${p.round}: ${strings.stages.validation}`);
       (p.attacks || []).forEach(logAttack);
       (p.dropped || []).forEach(logAttack);
-      return `${strings.round} ${p.round}: ${(p.attacks || []).length} ${strings.attacksWord}`;
+      return `${strings.round} ${p.round}: ${counted("attacks", (p.attacks || []).length)}`;
     },
     validation_complete(p) {
       (p.attacks || []).forEach(logAttack);
       const valid = (p.attacks || []).filter((a) => a.status === "valid").length;
-      return `${strings.round} ${p.round}: ${valid} ${strings.validWord}`;
+      return `${strings.round} ${p.round}: ${counted("valid", valid)}`;
     },
     graph_update(p) {
       setRound(p.round);

@@ -119,6 +119,9 @@ def test_it_replays_a_finished_debate_from_its_stored_events(
     assert page.locator("[data-field=timeline] li").count() == debate.events.count()
     assert page.locator("[data-field=outcome]").is_visible()
     assert text(page, "[data-field=position]") == str(debate.events.count())
+    opening = len(debate.events.get(type="arguments_submitted").payload["arguments"])
+    said = "1 argument" if opening == 1 else f"{opening} arguments"
+    assert said in text(page, "[data-field=timeline]")
 
 
 def test_it_recomputes_the_estimate_as_personas_are_picked(live_asgi, page, ada) -> None:
