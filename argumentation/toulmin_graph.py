@@ -28,7 +28,7 @@ The mapping (drawn in ``docs/stress-test.md``):
   at the qualifier or rebuttal, or reusing an id, is refused with its reason
   and left out of the framework. An accepted attack attacks the node of its
   element **and every argument that has that element as a sub-argument**
-  (ASPIC+ def. 8: attacking a sub-argument is attacking the argument), so:
+  (in ASPIC+ attacking a sub-argument is attacking the argument), so:
   claim → {claim}; grounds → {grounds, claim}; warrant → {warrant, claim};
   groundsBacking → {groundsBacking, grounds, claim}; warrantBacking →
   {warrantBacking, warrant, claim}. A **rebut** is symmetric, as in ASPIC+
