@@ -26,7 +26,7 @@ _PLAIN_RUN = re.compile(r'[^"\\]*')
 _STRUCTURAL = re.compile(r'["{}\[\]]')
 _SCALAR = re.compile(r"[^,}\]\s]*")
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
-# A cut-off escape that may still become \uXXXX.
+# A cut-off escape that may still become a \u escape of four hex digits.
 _HEX_PREFIX = re.compile(r"[0-9a-fA-F]{0,3}")
 # A cut-off tail that may still become an escaped low surrogate (\uDC00-\uDFFF).
 _LOW_SURROGATE_PREFIX = re.compile(r"\\(?:u(?:[dD](?:[c-fC-F][0-9a-fA-F]{0,2})?)?)?")
