@@ -37,7 +37,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from coach.steps import STEPS, label_for
+from coach.steps import STEPS, label_for, step_for_field
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -76,8 +76,12 @@ class ToulminExport(BaseModel):
         return getattr(self, field)
 
     def label(self, field: str) -> str:
-        step = next(step for step in STEPS if step.field == field)
-        return label_for(step.id, self.language)
+        return label_for(step_for_field(field), self.language)
+
+
+def _fields_by_label(language: str) -> dict[str, str]:
+    """Step label in `language` -> field: how a heading or statement title is read back."""
+    return {label_for(step.id, language): step.field for step in STEPS}
 
 
 def _one_line(text: str) -> str:
@@ -115,7 +119,7 @@ def to_markdown(argument: ToulminExport) -> str:
 
 def parse_markdown(text: str, *, language: str = "en") -> ToulminExport:
     """Read back `to_markdown`'s output (headings in `language`)."""
-    by_label = {label_for(step.id, language): step.field for step in STEPS}
+    by_label = _fields_by_label(language)
     title, field, values = "", None, {f: [] for f in FIELDS}
     for line in text.splitlines():
         heading = _HEADING.match(line)
@@ -197,7 +201,7 @@ def parse_argdown(text: str) -> ToulminExport:
     """Read back `to_argdown`'s output: the front matter, statements and the inference data."""
     title_match, lang_match = _FRONT_TITLE.search(text), _FRONT_LANG.search(text)
     language = lang_match.group(1) if lang_match else "en"
-    by_label = {label_for(step.id, language): step.field for step in STEPS}
+    by_label = _fields_by_label(language)
     values: dict[str, str] = {}
     for line in text.splitlines():
         qualifier = _QUALIFIER.match(line)

@@ -119,6 +119,11 @@ def _page_detail(code: str, detail: str) -> str:
     return gettext("The coach could not answer this time. Your message is kept: try again.")
 
 
+def _draft_texts(argument: Any) -> dict[str, str]:
+    """Every step's text so far, by step id."""
+    return {step.id: getattr(argument, step.field) for step in STEPS}
+
+
 def _context(state: TurnState, message: str) -> GuardContext:
     argument = state.argument
     return GuardContext(
@@ -140,7 +145,7 @@ async def _ai_reply(
         title=argument.title,
         language=argument.language,
         current_step=argument.current_step,
-        draft={step.id: getattr(argument, step.field) for step in STEPS},
+        draft=_draft_texts(argument),
         pending_proposal=argument.pending_proposal,
         is_first_turn=context.is_first_turn,
         is_confirmation=context.is_confirmation,
@@ -192,7 +197,7 @@ async def _offline_reply(
             draft_text=argument.current_text(),
             step_messages=state.step_messages,
             pending_proposal=argument.pending_proposal,
-            draft={step.id: getattr(argument, step.field) for step in STEPS},
+            draft=_draft_texts(argument),
             previous_reply=next(
                 (text for role, text in reversed(state.history) if role == "assistant"), ""
             ),

@@ -78,8 +78,8 @@ def _page_context(argument: Argument) -> dict[str, Any]:
     proposal = draft["pending_proposal"]
     if proposal:
         by_id = {step["id"]: step for step in steps}
-        step = by_id.get(proposal.get("field"), {})
         field = proposal.get("field")
+        step = by_id.get(field, {})
         proposal = {**proposal, "label": step.get("label", field), "the": step.get("the", field)}
     return {
         "argument": argument,
