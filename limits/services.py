@@ -270,8 +270,8 @@ def _cents(amount: Decimal) -> str:
     return f"{amount.quantize(Decimal('0.01'), rounding='ROUND_FLOOR'):.2f}"
 
 
-def _refuse_quota(refusal, *, reserve_usd: Decimal) -> LimitReached:
-    ceilings = [c for c in (quota().daily_usd, quota().monthly_usd) if c is not None]
+def _refuse_quota(refusal, *, limits: Quota, reserve_usd: Decimal) -> LimitReached:
+    ceilings = [c for c in (limits.daily_usd, limits.monthly_usd) if c is not None]
     if ceilings and reserve_usd > min(ceilings):
         # Waiting would not help: no day or month ever has that much.
         message = _(
@@ -332,13 +332,15 @@ def _cache_call(method: str, *args: Any) -> Any:
         return None
 
 
-def _spend_for_admission(user: Any, *, now: datetime, reserve: Decimal, snapshot: bool) -> Spend:
+def _spend_for_admission(
+    user: Any, *, limits: Quota, now: datetime, reserve: Decimal, snapshot: bool
+) -> Spend:
     key = _snapshot_key(user.pk, now)
     if snapshot:
         cached = _cache_call("get", key)
         if cached is not None:
             spend = Spend(today=cached[0], month=cached[1])
-            left = allowance(quota=quota(), spend=spend, now=now).left
+            left = allowance(quota=limits, spend=spend, now=now).left
             if left is None or left >= SNAPSHOT_MARGIN * max(reserve, Decimal("0.01")):
                 return spend
     spend = spend_by_user([user.pk], now=now)[user.pk]
@@ -370,11 +372,13 @@ def admit(
     if reserve_usd is not None:
         if not snapshot:
             lock_user(user)
-        now = local_now()
-        spend = _spend_for_admission(user, now=now, reserve=reserve_usd, snapshot=snapshot)
-        refusal = check_quota(quota=quota(), spend=spend, reserve_usd=reserve_usd, now=now)
+        now, limits = local_now(), quota()
+        spend = _spend_for_admission(
+            user, limits=limits, now=now, reserve=reserve_usd, snapshot=snapshot
+        )
+        refusal = check_quota(quota=limits, spend=spend, reserve_usd=reserve_usd, now=now)
         if refusal is not None:
-            raise _refuse_quota(refusal, reserve_usd=reserve_usd)
+            raise _refuse_quota(refusal, limits=limits, reserve_usd=reserve_usd)
     usage = _rate_usage(user.pk, action, increment=True)
     if usage is not None and usage["should_limit"]:
         raise _refuse_rate(action, usage)
