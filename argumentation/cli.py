@@ -48,6 +48,7 @@ from argumentation.formats import (
     MAX_ATTACKS,
     FormatError,
     SizeLimits,
+    _excerpt,
     read_framework,
 )
 
@@ -107,8 +108,9 @@ def _parser() -> _Parser:
 def _limit(text: str) -> int:
     # argparse turns the ArgumentTypeError into a one-line usage error.
     if not (text.isascii() and text.isdigit()) or len(text) > 18 or int(text) < 1:
-        shown = text if len(text) <= 40 else f"{text[:40]}... ({len(text)} characters)"
-        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to 10**18, got {shown!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number from 1 to 10**18, got {_excerpt(text)!r}"
+        )
     return int(text)
 
 
@@ -206,8 +208,9 @@ def _argument(af: ArgumentationFramework, name: str, *, file: str) -> Hashable:
     # "-a 007" for argument 7; a number longer than any id is not read by int() at all.
     if name.isascii() and name.isdigit() and len(digits) <= 18 and int(digits or "0") in af:
         return int(digits)
-    shown = name if len(name) <= 40 else f"{name[:40]}... ({len(name)} characters)"
-    raise UsageError(f"unknown argument {shown!r}: not in {file} ({len(af.arguments)} arguments)")
+    raise UsageError(
+        f"unknown argument {_excerpt(name)!r}: not in {file} ({len(af.arguments)} arguments)"
+    )
 
 
 def _witness_writer(af: ArgumentationFramework) -> Callable[[Iterable[Hashable]], str]:
