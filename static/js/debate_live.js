@@ -201,7 +201,8 @@
       return t("stopReasons", p.stop_reason);
     },
     debate_error(p) {
-      const plain = t("failures", p.failure) === p.failure ? p.error : t("failures", p.failure);
+      const named = t("failures", p.failure);
+      const plain = named === p.failure ? p.error : named;
       setStatus("failed");
       setStage(strings.stages.failed);
       finish(strings.failed, plain, true);
