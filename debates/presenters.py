@@ -552,13 +552,13 @@ def camp_matrix(*, camps: list[list[str]], common_ground: list[str] | None, rows
     seen: dict[str, None] = {}
     for camp in camps:
         seen.update(dict.fromkeys(camp))
-    disputed = sorted((key for key in seen if key not in every), key=natural_key)
+    disputed = rows(sorted((key for key in seen if key not in every), key=natural_key))
     return {
         "camps": [{"number": n, "size": len(camp)} for n, camp in enumerate(camps, start=1)],
         "shared": rows(sorted((key for key in every if key not in common), key=natural_key)),
-        "disputed": rows(disputed),
+        "disputed": disputed,
         "matrix": [
             {"argument": argument, "cells": [argument.key in camp for camp in members]}
-            for argument in rows(disputed)
+            for argument in disputed
         ],
     }
