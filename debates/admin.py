@@ -165,7 +165,7 @@ class DebateAdmin(ViewOnlyMixin, admin.ModelAdmin):
         "creator",
         "created_at",
     )
-    list_filter = ("status", "stop_reason", "is_demo", "created_at")
+    list_filter = ("format", "status", "stop_reason", "is_demo", "created_at")
     search_fields = ("topic", "creator__username")
     date_hierarchy = "created_at"
     inlines = (ArgumentInline, AttackInline, EventInline, CallInline)

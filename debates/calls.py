@@ -52,6 +52,9 @@ class CallSpec:
     output_model: type[BaseModel]
     max_tokens: int
     expected_output_tokens: int
+    # Who asks when it is not a persona (an inquiry agent, a tournament model
+    # slot): recorded in the ledger, not part of the request's identity.
+    agent: str = ""
 
     @property
     def request_hash(self) -> str:
@@ -240,6 +243,7 @@ class CallRunner:
             stage=spec.stage,
             round=spec.round,
             persona_id=spec.persona_id,
+            agent=spec.agent,
             model=spec.model,
             request_hash=request_hash,
             reply=reply,

@@ -9,6 +9,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from debates.formats import formats
 from debates.models import (
     DEFAULT_BUDGET_USD,
     DEFAULT_ROUNDS,
@@ -90,6 +91,10 @@ class DebateForm(forms.Form):
         return personas
 
 
+def _format_choices() -> list[tuple[str, str]]:
+    return [("", _("any format")), *((f.name, f.label) for f in formats())]
+
+
 class DebateFilterForm(forms.Form):
     """The history's filters; every field is optional and bad values are ignored."""
 
@@ -109,4 +114,5 @@ class DebateFilterForm(forms.Form):
         required=False,
         choices=[("", _("any stop reason")), *StopReason.choices],
     )
+    format = forms.ChoiceField(label=_("Format"), required=False, choices=_format_choices)
     mine = forms.BooleanField(label=_("Only mine"), required=False)

@@ -38,6 +38,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 MIN_ROUNDS = 1
@@ -113,6 +114,10 @@ class DebateQuerySet(models.QuerySet):
 
 
 class Debate(models.Model):
+    # Which debate format runs it (debates/formats.py): the persona graph
+    # debate, an evidence inquiry, a stress test, a model tournament. They all
+    # run on the one engine (claims, leases, StageRun, the ledger, events, SSE).
+    format = models.CharField(_("format"), max_length=20, default="graph", db_index=True)
     topic = models.TextField(_("topic"))
     personas = models.ManyToManyField(Persona, related_name="debates", verbose_name=_("personas"))
     max_rounds = models.PositiveSmallIntegerField(
@@ -187,6 +192,28 @@ class Debate(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in FINISHED_STATUSES
+
+    @property
+    def format_label(self) -> str:
+        from debates.formats import get_format
+
+        try:
+            return str(get_format(self.format).label)
+        except KeyError:
+            return self.format
+
+    def page_url(self) -> str:
+        """Where people look at this debate: its format's live or result page."""
+        from debates.formats import get_format
+
+        try:
+            page_url = get_format(self.format).page_url
+        except KeyError:
+            page_url = None
+        if page_url is not None and self.format != "graph":
+            return page_url(self)
+        name = "debates:result" if self.is_finished else "debates:live"
+        return reverse(name, args=[self.pk])
 
     @property
     def can_retry(self) -> bool:
@@ -334,7 +361,8 @@ class StageName(models.TextChoices):
 
 class StageRun(models.Model):
     debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="stages")
-    name = models.CharField(max_length=12, choices=StageName.choices)
+    # A stage of the debate's format (StageName lists the graph debate's).
+    name = models.CharField(max_length=40)
     round = models.PositiveSmallIntegerField(default=0)
     # sha256 of the canonical state the stage read and of what it added.
     input_hash = models.CharField(max_length=64)
@@ -379,7 +407,10 @@ class CallStatus(models.TextChoices):
 
 class LLMCall(models.Model):
     debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="llm_calls")
-    stage = models.CharField(max_length=12, choices=StageName.choices)
+    stage = models.CharField(max_length=40)
+    # Who asked, when the caller is not a persona (an inquiry agent's role, a
+    # tournament's model slot); blank for persona calls.
+    agent = models.CharField(max_length=40, blank=True, default="")
     persona = models.ForeignKey(
         Persona, on_delete=models.PROTECT, null=True, blank=True, related_name="llm_calls"
     )

@@ -7,10 +7,10 @@ thread, see debates/services.py) calls. In order:
    ``queued`` debate or a ``running`` one whose lease expired. Otherwise
    report ``busy`` (retry later), ``finished`` or ``missing`` and do nothing.
 2. First attempt only: record ``debate_start``.
-3. Walk the plan ``decompose, arguments, (attacks r, validation r) for r in
-   1..R`` (debates/stages.py), skipping every stage that has a ``StageRun``
-   row — that is how a resumed run continues from its last saved stage. For
-   each remaining stage: build its calls from the saved state; stop with
+3. Ask the debate's format (debates/formats.py: the graph debate's plan is
+   ``decompose, arguments, (attacks r, validation r) for r in 1..R``) for the
+   next stage that has no ``StageRun`` row — that is how a resumed run
+   continues from its last saved stage. For each such stage: build its calls from the saved state; stop with
    CRITICAL_DEFECT if their estimated cost exceeds what is left of the budget;
    run them concurrently (calls already in the ledger are replayed, not paid);
    then, in ONE transaction under the lease, write the stage's rows, its
@@ -44,16 +44,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from argumentation.cruxes import extract_outcome, summarize
 from debates import events
 from debates.budget import estimate_stage_cost
 from debates.calls import CallRunner, thread_runner
 from debates.claiming import Claim, LeaseLost, claim_debate, hold_lease, renew_lease
-from debates.graph import argument_infos, snapshot
+from debates.formats import Format, get_format
 from debates.ledger import spent_usd
 from debates.models import Debate, DebateFailure, DebateStatus, StageRun, StopReason
-from debates.stages import STAGES, plan
-from debates.state import DebateState, load_state, state_hash
 from debates.stopping import StopDecision, budget_decision
 from llm import LLMError
 
@@ -61,18 +58,12 @@ __all__ = [
     "FAILURE_SUMMARIES",
     "RunSettings",
     "ServiceUnavailable",
-    "final_output",
+    "finish",
     "run_debate",
     "worker_name",
 ]
 
 logger = logging.getLogger(__name__)
-
-# Stop reasons that mean "the graph settled", announced with graph_convergence.
-CONVERGENCE_REASONS = frozenset(
-    {StopReason.CONSENSUS, StopReason.STABLE_DISSENT, StopReason.EVIDENCE_EXHAUSTED}
-)
-
 
 # What the debate_error event says (English, for logs and API readers); the
 # pages show their own translated sentence for the failure code.
@@ -182,35 +173,34 @@ class _Run:
 
     def run(self) -> None:
         debate = Debate.objects.get(pk=self.debate_id)
+        fmt = get_format(debate.format)
         if debate.event_seq == 0:
             with transaction.atomic():
                 debate = hold_lease(debate_id=self.debate_id, worker=self.worker)
                 events.record_event(
-                    debate=debate, type=events.DEBATE_START, payload=start_payload(debate)
+                    debate=debate, type=events.DEBATE_START, payload=fmt.start_payload(debate)
                 )
-        done = set(StageRun.objects.filter(debate=debate).values_list("name", "round"))
+        done = frozenset(StageRun.objects.filter(debate=debate).values_list("name", "round"))
         # The state a stage commits is the next stage's input: read once, passed on.
-        state: DebateState | None = None
-        for name, round in plan(max_rounds=debate.max_rounds):
-            if (name, round) in done:
-                continue
-            state = self.run_stage(debate, name, round, state or load_state(debate))
+        state = fmt.load_state(debate)
+        while (step := fmt.next_stage(debate, state, done)) is not None:
+            if step in done:  # a format must move on; never run a saved stage twice
+                raise RuntimeError(f"format {fmt.name} repeated the saved stage {step}")
+            name, round = step
+            state = self.run_stage(fmt, debate, name, round, state)
             if state is None:
                 return
-        # Only reachable if the last validation did not stop (it always does at max rounds).
+            done = done | {step}
+            debate.refresh_from_db()
+        # No stage left and none stopped the run (a graph debate's last validation always does).
         with transaction.atomic():
             locked = hold_lease(debate_id=self.debate_id, worker=self.worker)
-            finish(
-                locked,
-                StopDecision(StopReason.MAX_ROUNDS, "All rounds are done."),
-            )
+            finish(locked, StopDecision(StopReason.MAX_ROUNDS, "All rounds are done."), state=state)
 
-    def run_stage(
-        self, debate: Debate, name: str, round: int, state: DebateState
-    ) -> DebateState | None:
+    def run_stage(self, fmt: Format, debate: Debate, name: str, round: int, state):
         """Run one stage from ``state``; the state after it, or None when the debate ended."""
         self.renew()
-        stage = STAGES[name]
+        stage = fmt.stages[name]
         specs = stage.specs(state=state, round=round, cheap_model=self.config.cheap_model)
         plan = self.runner.prepare(debate_id=debate.pk, specs=specs)
         stop = budget_decision(
@@ -232,69 +222,51 @@ class _Run:
         with transaction.atomic():
             locked = hold_lease(debate_id=self.debate_id, worker=self.worker)
             outcome = stage.commit(debate=locked, state=state, round=round, results=results)
-            StageRun.objects.create(
+            stage_run = StageRun.objects.create(
                 debate=locked,
                 name=name,
                 round=round,
-                input_hash=state_hash(state),
-                output_hash=state_hash(outcome.after),
+                input_hash=fmt.state_hash(state),
+                output_hash=fmt.state_hash(outcome.after),
                 calls=len(specs),
                 cost_usd=sum((r.cost_usd for r in results), Decimal(0)),
             )
+            if fmt.after_stage is not None:
+                fmt.after_stage(
+                    debate=locked,
+                    stage_run=stage_run,
+                    before=state,
+                    outcome=outcome,
+                    results=results,
+                )
             if outcome.stop is not None:
                 finish(locked, outcome.stop, state=outcome.after)
                 return None
         return outcome.after
 
 
-def start_payload(debate: Debate) -> dict:
-    return {
-        "topic": debate.topic,
-        "personas": [{"id": p.id, "name": p.name} for p in debate.personas.order_by("id")],
-        "max_rounds": debate.max_rounds,
-        "budget_usd": str(debate.budget_usd),
-    }
-
-
-def final_output(debate: Debate, decision: StopDecision, *, state: DebateState) -> dict:
-    """The stored output: the crux summary of the final graph plus how it ended."""
-    af = snapshot(state).framework
-    infos = argument_infos(state)
-    output = summarize(outcome=extract_outcome(af=af, arguments=infos), af=af, arguments=infos)
-    output.update(
-        {
-            "stopReason": decision.reason.value,
-            "stopDetail": decision.detail,
-            "roundsCompleted": debate.rounds_completed,
-            "claims": list(state.claims),
-        }
-    )
-    return output
-
-
-def finish(debate: Debate, decision: StopDecision, *, state: DebateState | None = None) -> None:
+def finish(debate: Debate, decision: StopDecision, *, state=None) -> None:
     """Inside the stage's transaction: store the outcome and announce the end."""
-    output = final_output(debate, decision, state=state or load_state(debate))
-    status = (
-        DebateStatus.STOPPED if decision.reason == StopReason.CRITICAL_DEFECT else DebateStatus.DONE
-    )
-    if decision.reason in CONVERGENCE_REASONS:
-        events.record_event(
-            debate=debate,
-            type=events.GRAPH_CONVERGENCE,
-            payload={
-                "round": debate.rounds_completed,
-                "stop_reason": decision.reason.value,
-                "detail": decision.detail,
-                "camps": len(output["camps"]),
-            },
+    fmt = get_format(debate.format)
+    if state is None:
+        state = fmt.load_state(debate)
+    output = fmt.final_output(debate, decision, state=state)
+    if fmt.final_status is not None:
+        status = fmt.final_status(decision)
+    else:
+        status = (
+            DebateStatus.STOPPED
+            if decision.reason == StopReason.CRITICAL_DEFECT
+            else DebateStatus.DONE
         )
+    if fmt.on_finish is not None:
+        fmt.on_finish(debate, decision, output)
     cost = Debate.objects.filter(pk=debate.pk).values_list("cost_usd", flat=True).get()
     events.record_event(
         debate=debate,
         type=events.DEBATE_COMPLETE,
         payload={
-            "status": status.value,
+            "status": str(status),
             "stop_reason": decision.reason.value,
             "detail": decision.detail,
             "round": debate.rounds_completed,

@@ -73,7 +73,7 @@ __all__ = [
 
 
 def filter_debates(*, debates: QuerySet[Debate], filters: dict[str, Any], user) -> QuerySet[Debate]:
-    """Apply the history's filters: topic search, status, stop reason, only mine."""
+    """Apply the history's filters: topic search, status, stop reason, format, only mine."""
     if query := (filters.get("q") or "").strip():
         for word in query.split():
             debates = debates.filter(topic__icontains=word)
@@ -81,6 +81,8 @@ def filter_debates(*, debates: QuerySet[Debate], filters: dict[str, Any], user) 
         debates = debates.filter(status=status)
     if stop_reason := filters.get("stop_reason"):
         debates = debates.filter(stop_reason=stop_reason)
+    if debate_format := filters.get("format"):
+        debates = debates.filter(format=debate_format)
     if filters.get("mine"):
         debates = debates.filter(creator=user)
     return debates

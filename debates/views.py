@@ -111,6 +111,8 @@ def debate_estimate(request: HttpRequest) -> HttpResponse:
 @require_GET
 def debate_live(request: HttpRequest, pk: int) -> HttpResponse:
     debate = _debate_for(request, pk)
+    if debate.format != "graph":
+        return redirect(debate.page_url())
     context = presenters.live_context(debate=debate)
     context["retry_offered"] = presenters.retry_offered(debate=debate, user=request.user)
     return render(request, "debates/live.html", context)
@@ -143,6 +145,9 @@ def debate_replay(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def debate_result(request: HttpRequest, pk: int) -> HttpResponse:
     debate = _debate_for(request, pk)
+    if debate.format != "graph":
+        # Another format's debate has its own pages (debates/formats.py).
+        return redirect(debate.page_url())
     context = presenters.result_context(debate=debate)
     context["retry_offered"] = presenters.retry_offered(debate=debate, user=request.user)
     return render(request, "debates/result.html", context)

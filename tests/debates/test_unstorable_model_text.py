@@ -62,12 +62,13 @@ def test_it_never_shows_a_database_errors_text_to_the_student(
     from django.contrib.auth import get_user_model
     from django.db import DataError
 
-    from debates import orchestrator
+    from debates import formats
+    from debates.graph_format import GRAPH
 
     def failing(debate):
         raise DataError('UPDATE "debates_debate" SET "claim" = \'\\x00\' WHERE id = 1')
 
-    monkeypatch.setattr(orchestrator, "load_state", failing)
+    monkeypatch.setitem(formats._FORMATS, "graph", dataclasses.replace(GRAPH, load_state=failing))
     fake_anthropic.responder = FakeDebateModel()
     owner = get_user_model().objects.create_user("ada")
     debate = make_debate(personas=2, rounds=1)
