@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "debates",
     "trials",
     "limits",
+    "casefiles",
     "axes",
 ]
 
@@ -217,6 +218,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 # A debate's worker holds it for this long between heartbeats (debates/claiming.py);
 # longer than one model call with its retries.
+# Case files (casefiles/): the largest upload accepted as a source.
+CASEFILE_MAX_UPLOAD_BYTES = int(os.environ.get("CASEFILE_MAX_UPLOAD_BYTES", str(10 * 1024 * 1024)))
+
 DEBATE_LEASE_SECONDS = float(os.environ.get("DEBATE_LEASE_SECONDS", "300"))
 
 # --- Cache --------------------------------------------------------------------

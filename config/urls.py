@@ -15,6 +15,7 @@ urlpatterns = [
     path("", include("coach.urls")),
     path("", include("debates.urls")),
     path("", include("trials.urls")),
+    path("", include("casefiles.urls")),
 ]
 
 admin.site.site_header = _("Argue — instructors")

@@ -1,0 +1,140 @@
+"""Case files: the readings an inquiry argues from, split into citable spans.
+
+A ``Source`` keeps its provenance (title, author or publisher, date, URL or
+citation) and its *origin*: ``upstream_origin`` is the earlier source it
+reports from, so two articles quoting one study are known to share an origin
+(argumentation/sanad.py computes independence from it). Its text is split
+into ``Span`` rows with exact offsets (casefiles/splitting.py); spans are what
+evidence chains point at, and what ``casefiles.retrieval.retrieve_spans``
+finds (PostgreSQL full-text search, or SQLite FTS5).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+__all__ = ["CaseFile", "Source", "SourceKind", "Span", "Visibility"]
+
+
+class Visibility(models.TextChoices):
+    PRIVATE = "private", _("only me")
+    PUBLIC = "public", _("everyone signed in")
+
+
+class CaseFileQuerySet(models.QuerySet):
+    def for_user(self, user) -> CaseFileQuerySet:
+        """Case files a user may read: their own and the public ones."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(models.Q(owner=user) | models.Q(visibility=Visibility.PUBLIC))
+
+
+class CaseFile(models.Model):
+    title = models.CharField(_("title"), max_length=200)
+    description = models.TextField(_("description"), blank=True, default="", max_length=2000)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="case_files"
+    )
+    visibility = models.CharField(
+        _("visibility"), max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE
+    )
+    is_demo = models.BooleanField(_("demo"), default=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    objects = CaseFileQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("case file")
+        verbose_name_plural = _("case files")
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("casefiles:detail", args=[self.pk])
+
+
+class SourceKind(models.TextChoices):
+    PASTED = "pasted", _("pasted text")
+    TXT = "txt", _("text file")
+    MD = "md", _("Markdown file")
+    PDF = "pdf", _("PDF")
+
+
+class Source(models.Model):
+    case_file = models.ForeignKey(CaseFile, on_delete=models.CASCADE, related_name="sources")
+    title = models.CharField(_("title"), max_length=300)
+    author = models.CharField(_("author or publisher"), max_length=300, blank=True, default="")
+    published = models.CharField(
+        _("date"), max_length=40, blank=True, default="", help_text=_("As the source gives it.")
+    )
+    citation = models.CharField(_("URL or citation"), max_length=1000, blank=True, default="")
+    # The earlier source this one reports from, in the same case file.
+    upstream_origin = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reports",
+        verbose_name=_("reports from"),
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=SourceKind.choices)
+    text = models.TextField(_("text"))
+    sha256 = models.CharField(max_length=64, editable=False)
+    created_at = models.DateTimeField(_("added at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["case_file", "id"]
+        verbose_name = _("source")
+        verbose_name_plural = _("sources")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["case_file", "sha256"], name="casefile_source_text_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def key(self) -> str:
+        """The id agents and chains use for this source."""
+        return f"SRC-{self.pk}"
+
+    def root_origin_id(self) -> int:
+        """The first source of the reporting line this source stands in (cycles cut)."""
+        seen = {self.pk}
+        current = self
+        while current.upstream_origin_id is not None and current.upstream_origin_id not in seen:
+            seen.add(current.upstream_origin_id)
+            current = current.upstream_origin
+        return current.pk
+
+
+class Span(models.Model):
+    # Denormalised from the source so a search reads one table.
+    case_file = models.ForeignKey(CaseFile, on_delete=models.CASCADE, related_name="spans")
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="spans")
+    ordinal = models.PositiveIntegerField(_("number"))
+    start = models.PositiveIntegerField(_("start"))
+    end = models.PositiveIntegerField(_("end"))
+    text = models.TextField(_("text"))
+
+    class Meta:
+        ordering = ["source", "ordinal"]
+        constraints = [
+            models.UniqueConstraint(fields=["source", "ordinal"], name="casefile_span_ordinal"),
+        ]
+
+    def __str__(self) -> str:
+        return self.key
+
+    @property
+    def key(self) -> str:
+        """A stable id: the source's number and the span's number in it (``S3.12``)."""
+        return f"S{self.source_id}.{self.ordinal}"

@@ -1,0 +1,146 @@
+"""Writes of case files: create one, add a source (split into spans), link origins.
+
+Every write is one transaction: a refused or failed source leaves the case
+file exactly as it was (no source row, no span, nothing indexed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from casefiles.extraction import MAX_SOURCE_CHARS, ExtractionRefused, extract_text
+from casefiles.models import CaseFile, Source, SourceKind, Span, Visibility
+from casefiles.splitting import split_spans
+from untrusted import text_problem
+
+__all__ = [
+    "SourceRefused",
+    "add_source",
+    "add_uploaded_source",
+    "create_case_file",
+    "set_upstream_origin",
+]
+
+
+class SourceRefused(ValueError):
+    """A source was not added; ``message`` is a plain sentence for the user."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def create_case_file(
+    *, owner, title: str, description: str = "", visibility: str = Visibility.PRIVATE
+) -> CaseFile:
+    return CaseFile.objects.create(
+        owner=owner, title=title.strip()[:200], description=description, visibility=visibility
+    )
+
+
+@transaction.atomic
+def add_source(
+    *,
+    case_file: CaseFile,
+    title: str,
+    text: str,
+    kind: str = SourceKind.PASTED,
+    author: str = "",
+    published: str = "",
+    citation: str = "",
+    upstream_origin_id: int | None = None,
+) -> Source:
+    """Store a source and its spans (the index follows by trigger or expression index)."""
+    text = (text or "").replace("\r\n", "\n").replace("\r", "\n")
+    if problem := text_problem(text):
+        raise SourceRefused(problem)
+    if not text.strip():
+        raise SourceRefused(_("The source has no text."))
+    if len(text) > MAX_SOURCE_CHARS:
+        raise SourceRefused(
+            _("A source may hold at most %(n)s characters. Split it into smaller sources.")
+            % {"n": f"{MAX_SOURCE_CHARS:,}"}
+        )
+    origin = None
+    if upstream_origin_id is not None:
+        origin = Source.objects.filter(pk=upstream_origin_id, case_file=case_file).first()
+        if origin is None:
+            raise SourceRefused(_("The source it reports from must be in this case file."))
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    if Source.objects.filter(case_file=case_file, sha256=digest).exists():
+        raise SourceRefused(_("This case file already holds a source with exactly this text."))
+    try:
+        with transaction.atomic():
+            source = Source.objects.create(
+                case_file=case_file,
+                title=(title or "").strip()[:300] or _("Untitled source"),
+                author=author.strip()[:300],
+                published=published.strip()[:40],
+                citation=citation.strip()[:1000],
+                upstream_origin=origin,
+                kind=kind,
+                text=text,
+                sha256=digest,
+            )
+    except IntegrityError:  # the same text added twice at once
+        raise SourceRefused(
+            _("This case file already holds a source with exactly this text.")
+        ) from None
+    Span.objects.bulk_create(
+        Span(
+            case_file=case_file,
+            source=source,
+            ordinal=number,
+            start=cut.start,
+            end=cut.end,
+            text=text[cut.start : cut.end],
+        )
+        for number, cut in enumerate(split_spans(text), start=1)
+    )
+    CaseFile.objects.filter(pk=case_file.pk).update(updated_at=source.created_at)
+    return source
+
+
+def add_uploaded_source(
+    *,
+    case_file: CaseFile,
+    filename: str,
+    data: bytes,
+    title: str = "",
+    author: str = "",
+    published: str = "",
+    citation: str = "",
+    upstream_origin_id: int | None = None,
+) -> Source:
+    """Extract an uploaded file's text and add it; SourceRefused says why not."""
+    limit = settings.CASEFILE_MAX_UPLOAD_BYTES
+    if len(data) > limit:
+        raise SourceRefused(
+            _("This file is larger than %(mb)s MB. Upload a smaller file or paste the text.")
+            % {"mb": limit // (1024 * 1024)}
+        )
+    try:
+        extracted = extract_text(filename=filename, data=data)
+    except ExtractionRefused as refused:
+        raise SourceRefused(refused.message) from None
+    return add_source(
+        case_file=case_file,
+        title=title or filename.rsplit("/", 1)[-1][:300],
+        text=extracted.text,
+        kind=extracted.kind,
+        author=author,
+        published=published,
+        citation=citation,
+        upstream_origin_id=upstream_origin_id,
+    )
+
+
+def set_upstream_origin(*, source: Source, origin: Source | None) -> None:
+    """Record that ``source`` reports from ``origin`` (same case file, not itself)."""
+    if origin is not None and (origin.case_file_id != source.case_file_id or origin == source):
+        raise SourceRefused(_("The source it reports from must be another source of this file."))
+    Source.objects.filter(pk=source.pk).update(upstream_origin=origin)
