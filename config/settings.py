@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     "trials",
     "limits",
     "casefiles",
+    "inquiries",
+    "tournaments",
     "axes",
 ]
 
@@ -247,6 +249,7 @@ RATE_LIMITS = {
     "coach_turn": (int(os.environ.get("RATE_COACH_TURNS_PER_MINUTE", "20")), 60),
     "debate": (int(os.environ.get("RATE_DEBATES_PER_HOUR", "6")), 3600),
     "trial": (int(os.environ.get("RATE_TRIALS_PER_HOUR", "10")), 3600),
+    "tournament": (int(os.environ.get("RATE_TOURNAMENTS_PER_HOUR", "6")), 3600),
 }
 MAX_RUNNING_DEBATES_PER_USER = int(os.environ.get("MAX_RUNNING_DEBATES_PER_USER", "2"))
 # Instructors pay the bill and try things out: no quota or rate for staff.
@@ -277,6 +280,11 @@ ANTHROPIC_API_KEY = os.environ.get("ANTHROPIC_API_KEY", "")
 COACH_MODEL = os.environ.get("COACH_MODEL", "claude-sonnet-5-5")
 DEBATE_MODEL = os.environ.get("DEBATE_MODEL", "claude-sonnet-5-5")
 CHEAP_MODEL = os.environ.get("CHEAP_MODEL", "claude-haiku-5-5")
+# Tournaments: identical model requests are answered from the response cache
+# for this long (tournaments/cache.py).
+TOURNAMENT_CACHE_TTL_SECONDS = int(
+    os.environ.get("TOURNAMENT_CACHE_TTL_SECONDS", str(7 * 24 * 3600))
+)
 TRIAL_MODEL = os.environ.get("TRIAL_MODEL", "claude-sonnet-5-5")
 LLM_TIMEOUT_SECONDS = float(os.environ.get("LLM_TIMEOUT_SECONDS", "60"))
 LLM_MAX_RETRIES = int(os.environ.get("LLM_MAX_RETRIES", "2"))
