@@ -1,0 +1,160 @@
+"""The inquiry's audit chain: one record per node execution, each chained to the last.
+
+A record holds the node, its round, the hash of the state it read
+(``input_hash``) and of the state it left (``output_hash``), and a payload:
+the messages appended (the agents' contents), the agent outputs with their
+self-accounting records, the claims, calculations and defects registered,
+the evidence retrieved, and the decision taken (the arbiter's, or the stop
+check's with its rationale). ``record_hash`` is the sha256 of all of that
+plus ``prev_hash``, the previous record's hash (64 zeros for the first).
+
+``verify_chain`` recomputes every hash in order and reports the first record
+that does not match: one whose content was edited (its hash no longer
+matches), one whose link was rewritten (``prev_hash``), or a gap in the
+states (an input hash that is not the previous output hash). The management
+command ``verify_inquiry_audit`` runs it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from inquiries.graph import RESEND
+from inquiries.models import AgentOutput, AuditRecord, Inquiry
+
+__all__ = ["GENESIS", "AuditProblem", "record_hash", "verify_chain", "write_record"]
+
+GENESIS = "0" * 64
+
+
+def record_hash(
+    *,
+    seq: int,
+    node: str,
+    round: int,
+    input_hash: str,
+    output_hash: str,
+    payload: dict,
+    prev_hash: str,
+) -> str:
+    canonical = json.dumps(
+        {
+            "seq": seq,
+            "node": node,
+            "round": round,
+            "input_hash": input_hash,
+            "output_hash": output_hash,
+            "payload": payload,
+            "prev_hash": prev_hash,
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _payload(inquiry: Inquiry, stage_run, before, after) -> dict:
+    node = stage_run.name.removesuffix(RESEND)
+    attempt = 2 if stage_run.name.endswith(RESEND) else 1
+    outputs = AgentOutput.objects.filter(
+        inquiry=inquiry, round=stage_run.round, node=node, attempt=attempt
+    ).order_by("id")
+    new_claims = after.claims[len(before.claims) :]
+    new_calcs = after.calcs[len(before.calcs) :]
+    payload = {
+        "messages": [{"agent": o.agent, "content": o.content} for o in outputs],
+        "outputs": [
+            {
+                "agent": o.agent,
+                "output_id": o.output_id,
+                "accepted": o.accepted,
+                "dropped": o.dropped,
+                "record": o.record,
+                "violations": [[v.rule, v.detail] for v in o.violations.order_by("id")],
+            }
+            for o in outputs
+        ],
+        "claims": [
+            {
+                "id": c.key,
+                "text": c.text,
+                "grade": c.grade,
+                "chains": [list(ch[:2]) + [list(ch[2])] for ch in c.chains],
+            }
+            for c in new_claims
+        ],
+        "defects": [c.key for c in new_claims if c.fatal],
+        "calcs": [{"id": k.key, "op": k.op, "result": k.result} for k in new_calcs],
+        "evidence": [e.key for e in after.evidence[len(before.evidence) :]],
+    }
+    if node == "stop_condition_check" and after.round_log:
+        round_, reason, detail = after.round_log[-1]
+        payload["decision"] = {"stop": reason, "rationale": detail}
+    return payload
+
+
+def write_record(*, debate, stage_run, before, outcome, results) -> AuditRecord:
+    """The format's after_stage hook: append this node's record to the chain."""
+    inquiry = Inquiry.objects.get(pk=debate.pk)
+    last = AuditRecord.objects.filter(inquiry=inquiry).order_by("-seq").first()
+    seq = (last.seq + 1) if last else 1
+    prev = last.record_hash if last else GENESIS
+    payload = _payload(inquiry, stage_run, before, outcome.after)
+    if stage_run.name == "arbiter_close":
+        arbiter = AgentOutput.objects.filter(
+            inquiry=inquiry, round=stage_run.round, agent="arbiter"
+        ).first()
+        payload["decision"] = {
+            "arbiter": arbiter.record if arbiter else None,
+            "rationale": arbiter.content if arbiter else "",
+        }
+    fields = {
+        "seq": seq,
+        "node": stage_run.name,
+        "round": stage_run.round,
+        "input_hash": stage_run.input_hash,
+        "output_hash": stage_run.output_hash,
+        "payload": json.loads(json.dumps(payload, default=str)),
+        "prev_hash": prev,
+    }
+    return AuditRecord.objects.create(inquiry=inquiry, record_hash=record_hash(**fields), **fields)
+
+
+@dataclass(frozen=True)
+class AuditProblem:
+    seq: int
+    node: str
+    what: str
+
+
+def verify_chain(inquiry_id: int) -> list[AuditProblem]:
+    """Every break in the inquiry's audit chain, in order (empty: the chain holds)."""
+    problems: list[AuditProblem] = []
+    prev_hash, prev_output = GENESIS, None
+    for record in AuditRecord.objects.filter(inquiry_id=inquiry_id).order_by("seq"):
+        expected = record_hash(
+            seq=record.seq,
+            node=record.node,
+            round=record.round,
+            input_hash=record.input_hash,
+            output_hash=record.output_hash,
+            payload=record.payload,
+            prev_hash=record.prev_hash,
+        )
+        if expected != record.record_hash:
+            problems.append(
+                AuditProblem(record.seq, record.node, "its content does not match its hash")
+            )
+        if record.prev_hash != prev_hash:
+            problems.append(
+                AuditProblem(record.seq, record.node, "it does not link to the record before")
+            )
+        if prev_output is not None and record.input_hash != prev_output:
+            problems.append(
+                AuditProblem(record.seq, record.node, "its input is not the previous node's output")
+            )
+        prev_hash, prev_output = record.record_hash, record.output_hash
+    return problems

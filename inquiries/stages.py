@@ -1,0 +1,484 @@
+"""The inquiry's nodes as stages of the shared engine (debates/formats.py).
+
+Model nodes ask their agents concurrently (one stage = one fan-out; the
+commit is the fan-in), then register, rewrite and gate each reply
+(inquiries/registry.py) inside the stage's transaction. A rejected first
+attempt is asked again by the node's ``:resend`` stage, naming the rule; a
+second rejection is recorded and the agent's output is dropped for the
+round, with an ``agent_dropped`` event. Code nodes make no call.
+
+Every commit re-reads the state from the rows it wrote, so the state handed
+to the next stage is exactly what a resumed run would load (the audit hashes
+chain across a restart).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+
+from django.utils import timezone
+
+from argumentation.sanad import Grade
+from casefiles.models import Span
+from casefiles.retrieval import retrieve_spans
+from debates import events
+from debates.calls import CallResult, CallSpec
+from debates.models import Debate, StopReason
+from debates.stages import StageOutcome
+from debates.stopping import StopDecision
+from inquiries.gates import cited_ids
+from inquiries.graph import NODES, RESEND
+from inquiries.models import (
+    AgentOutput,
+    Calc,
+    GateViolation,
+    Inquiry,
+    RegisteredClaim,
+    RetrievedEvidence,
+)
+from inquiries.prompts import agent_prompt, arbiter_prompt
+from inquiries.registry import process_reply
+from inquiries.schemas import AgentReply, ArbiterReply
+from inquiries.state import InquiryState, load_state
+from inquiries.stopping import StopState, stop_reason
+
+__all__ = ["DEBATERS", "STAGES", "thesis_probability"]
+
+AGENT_MAX_TOKENS = 1800
+AGENT_EXPECTED_TOKENS = 700
+ARBITER_MAX_TOKENS = 1000
+EVIDENCE_PER_QUERY = 3
+DEBATERS = ("advocate", "sanad_breaker", "contradiction_finder", "risk_officer")
+
+
+def thesis_probability(position: str, confidence: float | None) -> float:
+    """An agent's stated probability that the thesis holds, from its position and confidence."""
+    c = 0.5 if confidence is None else confidence
+    return {"supports": c, "opposes": 1.0 - c}.get(position, 0.5)
+
+
+def _span_maps(case_file_id: int) -> tuple[dict[str, str], dict[str, str]]:
+    rows = Span.objects.filter(case_file_id=case_file_id).values_list(
+        "source_id", "ordinal", "text"
+    )
+    spans, texts = {}, {}
+    for source_id, ordinal, text in rows:
+        key = f"S{source_id}.{ordinal}"
+        spans[key], texts[key] = f"SRC-{source_id}", text
+    return spans, texts
+
+
+class AgentNode:
+    """A model node: its agents answer concurrently, the gates judge each answer."""
+
+    def __init__(self, name: str, agents: Sequence[str], *, resend: bool = False) -> None:
+        self.node = name
+        self.name = name + (RESEND if resend else "")
+        self.agents = tuple(agents)
+        self.resend = resend
+
+    def _asked(self, state: InquiryState, round: int):
+        if not self.resend:
+            return [(agent, None) for agent in self.agents]
+        return [(o.agent, o) for o in state.pending_resend(self.node, round)]
+
+    def specs(self, *, state: InquiryState, round: int, cheap_model: str) -> list[CallSpec]:
+        return [
+            CallSpec(
+                stage=self.name,
+                round=round,
+                persona_id=None,
+                model=state.model_for(agent),
+                prompt=agent_prompt(
+                    state, agent=agent, node=self.node, round=round, rejected=rejected
+                ),
+                output_model=AgentReply,
+                max_tokens=AGENT_MAX_TOKENS,
+                expected_output_tokens=AGENT_EXPECTED_TOKENS,
+                agent=agent,
+            )
+            for agent, rejected in self._asked(state, round)
+        ]
+
+    def commit(
+        self, *, debate: Debate, state: InquiryState, round: int, results: Sequence[CallResult]
+    ) -> StageOutcome:
+        inquiry = Inquiry.objects.get(pk=debate.pk)
+        spans, texts = _span_maps(inquiry.case_file_id)
+        next_claim = RegisteredClaim.objects.filter(inquiry=inquiry).count() + 1
+        next_calc = Calc.objects.filter(inquiry=inquiry).count() + 1
+        attempt = 2 if self.resend else 1
+        for result in results:
+            agent = result.spec.agent
+            output_id = f"O-{uuid.uuid5(uuid.NAMESPACE_URL, f'{debate.pk}/{self.name}/{round}/{agent}').hex[:12]}"
+            if not result.ok:
+                violations = [
+                    ("UNUSABLE_REPLY", "The reply could not be read as the asked-for answer.")
+                ]
+                output = AgentOutput.objects.create(
+                    inquiry=inquiry,
+                    round=round,
+                    node=self.node,
+                    agent=agent,
+                    attempt=attempt,
+                    content="",
+                    output_id=output_id,
+                    dropped=self.resend,
+                )
+                self._violations(inquiry, output, violations)
+                self._announce(debate, output, violations, [], [])
+                continue
+            processed = process_reply(
+                result.parsed,
+                state=state,
+                spans=spans,
+                span_texts=texts,
+                agent=agent,
+                output_id=output_id,
+                next_claim=next_claim,
+                next_calc=next_calc,
+            )
+            record = None
+            if processed.record is not None:
+                record = processed.record.model_copy(update={"timestamp": timezone.now()})
+            output = AgentOutput.objects.create(
+                inquiry=inquiry,
+                round=round,
+                node=self.node,
+                agent=agent,
+                attempt=attempt,
+                content=processed.content,
+                position=processed.position,
+                claim_refs=processed.claim_refs,
+                evidence_requests=processed.evidence_requests,
+                record=record.model_dump(mode="json") if record is not None else None,
+                confidence=record.confidence if record is not None else None,
+                accepted=processed.accepted,
+                dropped=self.resend and not processed.accepted,
+                output_id=output_id,
+            )
+            if processed.accepted:
+                for claim in processed.claims:
+                    RegisteredClaim.objects.create(
+                        inquiry=inquiry,
+                        key=claim.key,
+                        text=claim.text,
+                        registered_by=agent,
+                        round=round,
+                        chains=claim.chains,
+                        grade=claim.grade,
+                        defects=claim.defects,
+                    )
+                for calc in processed.calcs:
+                    Calc.objects.create(
+                        inquiry=inquiry,
+                        key=calc.key,
+                        op=calc.op,
+                        inputs=calc.inputs,
+                        result=calc.result,
+                        registered_by=agent,
+                        round=round,
+                    )
+                next_claim += len(processed.claims)
+                next_calc += len(processed.calcs)
+            self._violations(inquiry, output, processed.violations)
+            self._announce(debate, output, processed.violations, processed.claims, processed.calcs)
+        return StageOutcome(after=load_state(debate))
+
+    @staticmethod
+    def _violations(inquiry, output, violations) -> None:
+        GateViolation.objects.bulk_create(
+            GateViolation(inquiry=inquiry, output=output, rule=rule, detail=detail[:2000])
+            for rule, detail in violations
+        )
+
+    def _announce(self, debate, output, violations, claims, calcs) -> None:
+        events.record_event(
+            debate=debate,
+            type="inquiry_output",
+            payload={
+                "node": self.node,
+                "round": output.round,
+                "agent": output.agent,
+                "attempt": output.attempt,
+                "accepted": output.accepted,
+                "position": output.position,
+                "confidence": output.confidence,
+                "content": output.content,
+                "violations": [rule for rule, _ in violations],
+                "claims": [{"id": c.key, "grade": c.grade, "text": c.text} for c in claims],
+                "calcs": [{"id": k.key, "result": k.result} for k in calcs],
+            },
+        )
+        if output.dropped:
+            events.record_event(
+                debate=debate,
+                type="agent_dropped",
+                payload={
+                    "node": self.node,
+                    "round": output.round,
+                    "agent": output.agent,
+                    "rules": [rule for rule, _ in violations],
+                },
+            )
+
+
+class EvidenceRetrieval:
+    """Code: run the round's evidence requests against the case file's index."""
+
+    name = "evidence_call_retrieval"
+
+    def specs(self, *, state, round, cheap_model) -> list[CallSpec]:
+        return []
+
+    def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
+        inquiry = Inquiry.objects.get(pk=debate.pk)
+        known = {e.key for e in state.evidence}
+        queries: list[str] = []
+        for output in state.accepted(round=round):
+            queries += [q for q in output.evidence_requests if q not in queries]
+        found = []
+        for query in queries:
+            keys = [h.key for h in retrieve_spans(query, inquiry.case_file_id, EVIDENCE_PER_QUERY)]
+            new = [k for k in keys if k not in known]
+            known.update(new)
+            RetrievedEvidence.objects.create(
+                inquiry=inquiry, round=round, query=query[:1000], span_keys=keys, new_span_keys=new
+            )
+            found.append({"query": query, "spans": keys, "new": new})
+        events.record_event(
+            debate=debate, type="evidence_retrieved", payload={"round": round, "queries": found}
+        )
+        return StageOutcome(after=load_state(debate))
+
+
+class ArbiterClose:
+    name = "arbiter_close"
+
+    def specs(self, *, state: InquiryState, round, cheap_model) -> list[CallSpec]:
+        return [
+            CallSpec(
+                stage=self.name,
+                round=round,
+                persona_id=None,
+                model=state.model_for("arbiter"),
+                prompt=arbiter_prompt(state, round=round),
+                output_model=ArbiterReply,
+                max_tokens=ARBITER_MAX_TOKENS,
+                expected_output_tokens=400,
+                agent="arbiter",
+            )
+        ]
+
+    def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
+        inquiry = Inquiry.objects.get(pk=debate.pk)
+        registered = state.registered_ids()
+        # The code's own check, whatever the arbiter says: a challenge cites registered evidence.
+        challenges = [
+            {
+                "agent": o.agent,
+                "node": o.node,
+                "references_evidence": any(
+                    i in registered for i in [*cited_ids(o.content), *o.claim_refs]
+                ),
+            }
+            for o in state.accepted(round=round)
+            if o.agent in ("sanad_breaker", "contradiction_finder", "risk_officer")
+        ]
+        result = results[0] if results else None
+        decision = None
+        if result is not None and result.ok:
+            reply: ArbiterReply = result.parsed
+            decision = {
+                "thesis_upheld": reply.thesis_upheld,
+                "dissent_preserved": reply.dissent_preserved,
+                "dissent_rationale": reply.dissent_rationale,
+                "challenges": challenges,
+            }
+            AgentOutput.objects.create(
+                inquiry=inquiry,
+                round=round,
+                node=self.name,
+                agent="arbiter",
+                attempt=1,
+                content=reply.rationale,
+                position="supports" if reply.thesis_upheld else "opposes",
+                record=decision,
+                accepted=True,
+                output_id=f"O-arbiter-{debate.pk}-{round}",
+            )
+        events.record_event(
+            debate=debate,
+            type="arbiter_decision",
+            payload={
+                "round": round,
+                "decision": decision,
+                "challenges": challenges,
+                "rationale": result.parsed.rationale if decision else "",
+            },
+        )
+        return StageOutcome(after=load_state(debate))
+
+
+def _latest_per_agent(state: InquiryState, up_to_round: int) -> dict[str, tuple[str, float | None]]:
+    latest: dict[str, tuple[str, float | None]] = {}
+    for o in state.accepted():
+        if o.round <= up_to_round and o.agent in DEBATERS:
+            latest[o.agent] = (o.position, o.confidence)
+    return latest
+
+
+def thesis_claim_ids(state: InquiryState) -> tuple[str, ...]:
+    thesis = state.latest_thesis()
+    if thesis is None:
+        return ()
+    ids = [i for i in [*cited_ids(thesis.content), *thesis.claim_refs] if i.startswith("C-")]
+    return tuple(dict.fromkeys(ids))
+
+
+class StopCheck:
+    name = "stop_condition_check"
+
+    def specs(self, *, state, round, cheap_model) -> list[CallSpec]:
+        return []
+
+    def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
+        inquiry = Inquiry.objects.get(pk=debate.pk)
+        history = []
+        for r in range(1, round + 1):
+            history.append({a: p for a, (p, _c) in _latest_per_agent(state, r).items()})
+        latest = _latest_per_agent(state, round)
+        probabilities = {a: thesis_probability(p, c) for a, (p, c) in latest.items()}
+        new_spans = sum(
+            len(r.new_span_keys)
+            for r in RetrievedEvidence.objects.filter(inquiry=inquiry, round=round)
+        )
+        new_claims = sum(1 for c in state.claims if c.round == round)
+        new_evidence = new_spans + new_claims
+        grades = {c.key: Grade(c.grade) for c in state.claims}
+        ids = thesis_claim_ids(state)
+        reason = stop_reason(
+            StopState(
+                rounds_completed=round,
+                thesis_claim_ids=ids,
+                claim_grades=grades,
+                confidences=probabilities,
+                position_history=history,
+                new_evidence_in_round=new_evidence,
+                max_rounds=debate.max_rounds,
+            )
+        )
+        detail = _detail(
+            reason,
+            round=round,
+            ids=ids,
+            grades=grades,
+            probabilities=probabilities,
+            new_evidence=new_evidence,
+        )
+        inquiry.round_log = [
+            *inquiry.round_log,
+            {
+                "round": round,
+                "stop": reason.value if reason else "",
+                "detail": detail,
+                "new_evidence": new_evidence,
+                "positions": history[-1] if history else {},
+                "probabilities": probabilities,
+            },
+        ]
+        inquiry.save(update_fields=["round_log"])
+        Debate.objects.filter(pk=debate.pk).update(rounds_completed=round)
+        events.record_event(
+            debate=debate,
+            type="stop_check",
+            payload={
+                "round": round,
+                "stop_reason": reason.value if reason else "",
+                "detail": detail,
+                "probabilities": probabilities,
+                "new_evidence": new_evidence,
+            },
+        )
+        return StageOutcome(after=load_state(debate))
+
+
+def _detail(reason, *, round, ids, grades, probabilities, new_evidence) -> str:
+    if reason is None:
+        return f"Round {round}: no stop condition holds; another round."
+    if reason.value == "CRITICAL_DEFECT":
+        bad = [i for i in ids if grades.get(i, Grade.D) is Grade.D]
+        return f"The thesis rests on {', '.join(bad)}, graded D (no sound evidence chain)."
+    if reason.value == "MAX_ROUNDS":
+        return f"Round {round} was the last round allowed."
+    if reason.value == "CONSENSUS":
+        return (
+            "Every agent's stated probability that the thesis holds is within 0.10 of the others'."
+        )
+    if reason.value == "STABLE_DISSENT":
+        return "No agent changed position for two rounds, and they still disagree."
+    return f"Round {round} brought no new evidence ({new_evidence} new spans or claims)."
+
+
+class MuhasabahValidateAll:
+    name = "muhasabah_validate_all"
+
+    def specs(self, *, state, round, cheap_model) -> list[CallSpec]:
+        return []
+
+    def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
+        from inquiries.gates import MuhasabahRecord, muhasabah_violations
+
+        registered = state.registered_ids()
+        checked, failing = 0, []
+        for output in AgentOutput.objects.filter(inquiry_id=debate.pk, accepted=True).exclude(
+            agent="arbiter"
+        ):
+            checked += 1
+            record = MuhasabahRecord.model_validate(output.record) if output.record else None
+            broken = muhasabah_violations(
+                record,
+                content=output.content,
+                registered_ids=registered,
+                claim_refs=output.claim_refs,
+            )
+            if broken:
+                failing.append(
+                    {"output": output.output_id, "rules": [b.code.value for b in broken]}
+                )
+        events.record_event(
+            debate=debate,
+            type="muhasabah_validated",
+            payload={"round": round, "checked": checked, "failing": failing},
+        )
+        return StageOutcome(after=state)
+
+
+class FinalizeOutputs:
+    name = "finalize_outputs"
+
+    def specs(self, *, state, round, cheap_model) -> list[CallSpec]:
+        return []
+
+    def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
+        last = state.round_log[-1] if state.round_log else (round, StopReason.MAX_ROUNDS.value, "")
+        decision = StopDecision(StopReason(last[1] or StopReason.MAX_ROUNDS), last[2])
+        return StageOutcome(after=state, stop=decision)
+
+
+def _build() -> dict:
+    stages: dict = {}
+    for node in NODES:
+        if node.kind == "model" and node.name != "arbiter_close":
+            stages[node.name] = AgentNode(node.name, node.agents)
+            stages[node.name + RESEND] = AgentNode(node.name, node.agents, resend=True)
+    stages["evidence_call_retrieval"] = EvidenceRetrieval()
+    stages["arbiter_close"] = ArbiterClose()
+    stages["stop_condition_check"] = StopCheck()
+    stages["muhasabah_validate_all"] = MuhasabahValidateAll()
+    stages["finalize_outputs"] = FinalizeOutputs()
+    return stages
+
+
+STAGES = _build()
