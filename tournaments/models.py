@@ -140,6 +140,8 @@ class Match(models.Model):
     )
     is_disputed = models.BooleanField(_("disputed"), default=False)
     disputed_reason = models.TextField(_("why disputed"), blank=True, default="")
+    # The match's budget share could not pay another round: it went to the verdict early.
+    budget_stopped = models.BooleanField(_("stopped by the budget"), default=False)
     # Why the match failed (a model that could not answer, the budget), in plain words.
     failure_reason = models.TextField(_("why it failed"), blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
