@@ -40,6 +40,7 @@ __all__ = [
     "DEBATE_RESUMED",
     "DEBATE_START",
     "EVENT_TYPES",
+    "register_event_types",
     "GRAPH_CONVERGENCE",
     "GRAPH_UPDATE",
     "PERSONA_FAILED",
@@ -79,6 +80,15 @@ EVENT_TYPES = (
     PERSONA_FAILED,
     DEBATE_RESUMED,
 )
+# Event types another format adds (register_event_types, from its AppConfig.ready).
+_FORMAT_EVENT_TYPES: set[str] = set()
+
+
+def register_event_types(*types: str) -> None:
+    """Let a debate format record its own event types (debates/formats.py)."""
+    _FORMAT_EVENT_TYPES.update(types)
+
+
 # The log ends at one of these, unless a debate_resumed follows a debate_error.
 TERMINAL_EVENTS = frozenset({DEBATE_COMPLETE, DEBATE_ERROR})
 
@@ -99,7 +109,7 @@ def event_message(event: DebateEvent) -> str:
 
 def record_event(*, debate: Debate, type: str, payload: dict[str, Any]) -> DebateEvent:
     """Save the next event of ``debate`` and publish it once the transaction commits."""
-    if type not in EVENT_TYPES:
+    if type not in EVENT_TYPES and type not in _FORMAT_EVENT_TYPES:
         raise ValueError(f"unknown debate event type {type!r}")
     connection = transaction.get_connection()
     if not connection.in_atomic_block:

@@ -12,7 +12,16 @@ from inquiries.graph import RouteFacts, route
 from inquiries.stages import STAGES
 from inquiries.state import InquiryState, load_state, state_hash
 
-__all__ = ["INQUIRY"]
+__all__ = ["EVENT_TYPES", "INQUIRY"]
+
+EVENT_TYPES = (
+    "inquiry_output",
+    "agent_dropped",
+    "evidence_retrieved",
+    "arbiter_decision",
+    "stop_check",
+    "muhasabah_validated",
+)
 
 
 def next_stage(debate, state: InquiryState, done: frozenset) -> tuple[str, int] | None:
