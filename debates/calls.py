@@ -14,6 +14,7 @@ within milliseconds of its reply, whatever happens to the worker later.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import threading
 import time
@@ -28,7 +29,15 @@ from pydantic import BaseModel
 
 from debates.ledger import paid_calls, record_call, replay
 from debates.prompts import Prompt
-from llm import LLMError, PriceTable, acall_structured, make_async_client, request_hash
+from llm import (
+    LLMError,
+    PriceTable,
+    StructuredReply,
+    Usage,
+    acall_structured,
+    make_async_client,
+    request_hash,
+)
 
 __all__ = [
     "CallPlan",
@@ -55,16 +64,31 @@ class CallSpec:
     # Who asks when it is not a persona (an inquiry agent, a tournament model
     # slot): recorded in the ledger, not part of the request's identity.
     agent: str = ""
+    # The caller's own label for the call (which match, which side): not sent,
+    # not part of the request's identity.
+    tag: Any = None
+    # A response cache (``lookup(hash, output_model) -> raw text | None`` and
+    # ``store(hash, model, reply)``, see tournaments/cache.py): a fresh hit is
+    # recorded in the ledger at cost 0, so replay stays exact.
+    cache: Any = None
+    # Tools the model may use (``definitions`` for the API, ``fingerprint``
+    # for the hash, ``run(name, input) -> (text for the model, record)``,
+    # ``max_uses``; see tournaments/research.py). The whole exchange is ONE
+    # ledger entry: the final reply, with every turn's tokens and cost.
+    tools: Any = None
 
     @property
     def request_hash(self) -> str:
-        return request_hash(
+        base = request_hash(
             model=self.model,
             system=self.prompt.system,
             messages=self.prompt.messages,
             output_model=self.output_model,
             max_tokens=self.max_tokens,
         )
+        if self.tools is None:
+            return base
+        return hashlib.sha256(f"{base}:{self.tools.fingerprint}".encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +98,8 @@ class CallResult:
     error: LLMError | None
     reused: bool
     cost_usd: Decimal
+    # What the model's tool calls returned (tools' records), for a live exchange.
+    tool_calls: tuple = ()
 
     @property
     def ok(self) -> bool:
@@ -145,8 +171,9 @@ class CallRunner:
 
     async def _call(self, spec: CallSpec, prices: PriceTable) -> tuple[Any, LLMError | None, float]:
         started = time.perf_counter()
+        call = acall_structured if spec.tools is None else _with_tools(spec.tools)
         try:
-            reply = await acall_structured(
+            reply = await call(
                 client=self._client,
                 model=spec.model,
                 system=spec.prompt.system,
@@ -196,11 +223,10 @@ class CallRunner:
     ) -> list[CallResult]:
         """Pay for the missing calls, all at once; results in the order of the specs."""
         results: dict[int, CallResult] = dict(plan.replayed)
-        if plan.missing:
+        missing = [i for i in plan.missing if not self._from_cache(debate_id, plan, i, results)]
+        if missing:
             loop = self._ensure_client()
-            index_of = {
-                loop.create_task(self._call(plan.specs[i], prices)): i for i in plan.missing
-            }
+            index_of = {loop.create_task(self._call(plan.specs[i], prices)): i for i in missing}
             self._tasks = set(index_of)
             while self._tasks:
                 done, self._tasks = loop.run_until_complete(
@@ -230,6 +256,29 @@ class CallRunner:
         return self.execute(debate_id=debate_id, plan=plan, prices=prices, on_result=on_result)
 
     @staticmethod
+    def _from_cache(debate_id: int, plan: CallPlan, i: int, results: dict) -> bool:
+        """Answer a cacheable call from its cache: recorded in the ledger at cost 0."""
+        spec = plan.specs[i]
+        if spec.cache is None:
+            return False
+        raw = spec.cache.lookup(plan.hashes[i], spec.output_model)
+        if raw is None:
+            return False
+        reply = StructuredReply(
+            parsed=spec.output_model.model_validate_json(raw),
+            raw_text=raw,
+            usage=Usage(),
+            model=spec.model,
+            stop_reason="end_turn",
+            latency_ms=0.0,
+            cost_usd=Decimal(0),
+            request_hash=plan.hashes[i],
+        )
+        with transaction.atomic():
+            results[i] = CallRunner._record(debate_id, spec, plan.hashes[i], reply, None, 0.0)
+        return True
+
+    @staticmethod
     def _record(
         debate_id: int,
         spec: CallSpec,
@@ -250,13 +299,26 @@ class CallRunner:
             error=error,
             latency_ms=latency_ms,
         )
+        if reply is not None and spec.cache is not None and row.cost_usd > 0:
+            spec.cache.store(request_hash, spec.model, reply)
         return CallResult(
             spec=spec,
             parsed=reply.parsed if reply is not None else None,
             error=error,
             reused=False,
             cost_usd=row.cost_usd,
+            tool_calls=tuple(getattr(reply, "tool_calls", ())),
         )
+
+
+def _with_tools(tools: Any) -> Callable:
+    """``acall_structured``'s signature, running the tool-use exchange of ``tools``."""
+    from llm.tools import acall_with_tools
+
+    async def call(**kwargs: Any) -> Any:
+        return await acall_with_tools(tools=tools, **kwargs)
+
+    return call
 
 
 _local = threading.local()

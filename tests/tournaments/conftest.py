@@ -1,0 +1,25 @@
+from decimal import Decimal
+
+import pytest
+
+from tests.fakes.tournament_model import FakeTournamentModel
+
+PRICE = {"input": Decimal("1"), "output": Decimal("5")}
+MODELS = ["alpha-1", "beta-1", "gamma-1", "delta-1"]
+
+
+@pytest.fixture
+def tournament_prices(settings):
+    """Prices for the test models (one family each), so costs are not zero."""
+    settings.LLM_PRICES = {**settings.LLM_PRICES, **{m: PRICE for m in MODELS}}
+    settings.TOURNAMENT_MODELS = MODELS
+    settings.LLM_MAX_RETRIES = 1
+    settings.TOURNAMENT_SEMANTIC = ""
+    return settings
+
+
+@pytest.fixture
+def fake_model(fake_anthropic, tournament_prices):
+    model = FakeTournamentModel()
+    fake_anthropic.responder = model
+    return model

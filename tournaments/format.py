@@ -1,0 +1,51 @@
+"""The tournament as a format of the shared debate engine (debates/formats.py, issue 10).
+
+Stages and route: tournaments/stages.py; state: tournaments/state.py;
+the stored outcome: tournaments/result.py.
+"""
+
+from __future__ import annotations
+
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext_lazy as _
+
+from debates.formats import Format
+from debates.models import Debate
+from tournaments.result import tournament_result
+from tournaments.stages import STAGES, route
+from tournaments.state import load_state, state_hash
+
+__all__ = ["FORMAT_NAME", "TOURNAMENT", "start_payload"]
+
+FORMAT_NAME = "tournament"
+
+
+def start_payload(debate: Debate) -> dict:
+    tournament = debate.tournament
+    return {
+        "topic": debate.topic,
+        "decision_type": tournament.decision_type,
+        "models": list(tournament.model_ids),
+        "max_rounds": tournament.max_rounds,
+        "budget_usd": str(debate.budget_usd),
+    }
+
+
+def _page_url(debate: Debate) -> str:
+    try:
+        return reverse("tournaments:detail", args=[debate.pk])
+    except NoReverseMatch:
+        return reverse("debates:result" if debate.is_finished else "debates:live", args=[debate.pk])
+
+
+TOURNAMENT = Format(
+    name=FORMAT_NAME,
+    label=_("Model tournament"),
+    stages=STAGES,
+    next_stage=route,
+    load_state=load_state,
+    state_hash=state_hash,
+    final_output=tournament_result,
+    start_payload=start_payload,
+    page_url=_page_url,
+)

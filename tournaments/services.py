@@ -1,0 +1,241 @@
+"""Starting a tournament, and its cost estimate (issue 10).
+
+A tournament is a ``debates.Debate`` row of ``format="tournament"`` plus its
+``Tournament`` row; it runs on the shared engine (``debates.services.launch``:
+a Celery worker with a broker, a background thread without), so status,
+events, SSE, the ledger, Retry and the limits are the debates' own.
+
+Errors, each a plain sentence for people:
+``ModelSelectionError`` (unknown count, duplicates, diversity impossible),
+``BudgetExceeded`` (tournaments/budget.py: estimated, limit, overage),
+``limits.services.LimitReached`` (rate, quota, running cap), and
+``django.core.exceptions.ValidationError`` for other bad input.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from decimal import ROUND_CEILING, Decimal
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from debates.models import Debate, DebateStatus
+from debates.services import NO_KEY_MESSAGE, debates_available, launch
+from limits.services import LimitReached, admit, is_exempt, lock_user
+from llm import PriceTable, Usage, cost_usd
+from tournaments.bracket import (
+    MAX_MODELS,
+    MIN_MODELS,
+    DiversityImpossible,
+    check_diversity,
+    seed_models,
+    select_diverse,
+)
+from tournaments.budget import BudgetExceeded, check_estimate
+from tournaments.elo import DecisionType
+from tournaments.format import FORMAT_NAME
+from tournaments.models import Rating, Tournament
+from tournaments.stages import EXPECTED_TOKENS
+
+__all__ = [
+    "DEFAULT_MODELS",
+    "BudgetExceeded",
+    "ModelSelectionError",
+    "create_tournament",
+    "estimate_tournament_cost",
+    "pick_models",
+]
+
+# The models a tournament picks from when none are named (settings.TOURNAMENT_MODELS).
+DEFAULT_MODELS = ("claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5")
+# Prompt sizes: the system prompt and instructions, plus what grows per round.
+BASE_PROMPT_TOKENS = 450
+TRANSCRIPT_TOKENS_PER_ROUND = 900
+CHARS_PER_TOKEN = 4
+SCHEMA_TOKENS = 350
+
+
+class ModelSelectionError(ValidationError):
+    """The models asked for cannot make a tournament; the message says why."""
+
+
+def _candidates() -> list[str]:
+    return list(getattr(settings, "TOURNAMENT_MODELS", DEFAULT_MODELS))
+
+
+def pick_models(
+    *, models: Sequence[str] | None, tournament_size: int | None, force_diversity: bool
+) -> list[str]:
+    """The competing models: those named, else the first ``tournament_size`` candidates."""
+    try:
+        if models:
+            chosen = [m.strip() for m in models if m and m.strip()]
+            if len(set(chosen)) != len(chosen):
+                raise ModelSelectionError("A model can enter a tournament only once.")
+            if not MIN_MODELS <= len(chosen) <= MAX_MODELS:
+                raise ModelSelectionError(
+                    f"A tournament needs {MIN_MODELS} to {MAX_MODELS} models, not {len(chosen)}."
+                )
+            if force_diversity:
+                check_diversity(chosen)
+            return chosen
+        size = tournament_size or min(4, len(_candidates()))
+        if not MIN_MODELS <= size <= MAX_MODELS:
+            raise ModelSelectionError(
+                f"A tournament needs {MIN_MODELS} to {MAX_MODELS} models, not {size}."
+            )
+        if force_diversity:
+            return select_diverse(_candidates(), size)
+        if size > len(_candidates()):
+            raise ModelSelectionError(
+                f"Only {len(_candidates())} models are available, not {size}. "
+                "Name the models, or choose a smaller tournament."
+            )
+        return _candidates()[:size]
+    except DiversityImpossible as exc:
+        raise ModelSelectionError(str(exc), code="diversity") from exc
+
+
+def _price(model: str, input_tokens: int, output_tokens: int, prices: PriceTable) -> Decimal:
+    usage = Usage(input_tokens=input_tokens, output_tokens=output_tokens)
+    return cost_usd(model=model, usage=usage, prices=prices)
+
+
+def estimate_tournament_cost(
+    *,
+    models: Sequence[str],
+    max_rounds: int,
+    cheap_model: str,
+    prices: PriceTable,
+    context: str = "",
+) -> Decimal:
+    """What the whole tournament would cost if every match ran all its rounds.
+
+    A bracket of n models plays n - 1 matches. Each match: 2 initial
+    recommendations, then per round 2 challenges, 2 defences and 1 arbiter
+    convergence check, then 1 verdict. Which models meet after round 1 is
+    unknown, so every match is priced as if the two most expensive models
+    played it: an upper bound, as a budget check wants. Research queries and
+    sent-back challenges are covered by the margin of the round estimate.
+    """
+    if not models:
+        return Decimal(0)
+    by_price = sorted(models, key=lambda m: -_price(m, 1000, 1000, prices))
+    pair = by_price[:2]
+    base = BASE_PROMPT_TOKENS + SCHEMA_TOKENS + math.ceil(len(context) / CHARS_PER_TOKEN)
+    per_match = Decimal(0)
+    for model in pair:
+        per_match += _price(model, base, EXPECTED_TOKENS["initial"], prices)
+        for r in range(1, max_rounds + 1):
+            grown = base + TRANSCRIPT_TOKENS_PER_ROUND * r
+            per_match += _price(model, grown, EXPECTED_TOKENS["challenge"], prices)
+            per_match += _price(model, grown, EXPECTED_TOKENS["defence"], prices)
+    arbiter = _price(cheap_model, base + 600, EXPECTED_TOKENS["arbiter"], prices)
+    per_match += arbiter * max_rounds
+    transcript = base + TRANSCRIPT_TOKENS_PER_ROUND * (2 * max_rounds + 1)
+    per_match += _price(cheap_model, transcript, EXPECTED_TOKENS["verdict"], prices)
+    return (per_match * (len(models) - 1)).quantize(Decimal("0.000001"), rounding=ROUND_CEILING)
+
+
+def _admit(user, budget: Decimal) -> None:
+    lock_user(user)
+    cap = settings.MAX_RUNNING_DEBATES_PER_USER
+    if cap > 0 and not is_exempt(user):
+        running = Debate.objects.filter(
+            creator=user, status__in=[DebateStatus.QUEUED, DebateStatus.RUNNING]
+        ).count()
+        if running >= cap:
+            raise LimitReached(
+                f"You already have {running} debates or tournaments queued or running. "
+                "Wait until one finishes, then start the next one.",
+                code="too_many_running",
+            )
+    admit(user=user, action="tournament", reserve_usd=budget)
+
+
+def create_tournament(
+    *,
+    user,
+    question: str,
+    decision_type: str,
+    models: Sequence[str] | None = None,
+    tournament_size: int | None = None,
+    budget_usd: Decimal = Decimal("1.00"),
+    max_rounds: int = 3,
+    convergence_threshold: float = 80.0,
+    force_diversity: bool = False,
+    no_cache: bool = False,
+    context: str = "",
+    case_file=None,
+    launch_now: bool = True,
+) -> Tournament:
+    """Validate, estimate, admit, save a queued tournament and have it run after commit.
+
+    Raises ``BudgetExceeded`` when the estimate is above the budget, before
+    anything is saved or counted.
+    """
+    if not debates_available():
+        raise ValidationError(NO_KEY_MESSAGE, code="no_api_key")
+    question = (question or "").strip()
+    if not question:
+        raise ValidationError("A tournament needs a decision question.", code="question")
+    try:
+        decision = DecisionType(decision_type)
+    except ValueError as exc:
+        choices = ", ".join(d.value for d in DecisionType)
+        raise ValidationError(
+            f"Choose a decision type among: {choices}.", code="decision_type"
+        ) from exc
+    if not 1 <= int(max_rounds) <= 5:
+        raise ValidationError("Rounds per match must be between 1 and 5.", code="rounds")
+    if not 0 <= float(convergence_threshold) <= 100:
+        raise ValidationError("The convergence threshold is between 0 and 100.", code="threshold")
+    budget = Decimal(budget_usd)
+    if budget <= 0:
+        raise ValidationError("The budget must be positive.", code="budget")
+    chosen = pick_models(
+        models=models, tournament_size=tournament_size, force_diversity=force_diversity
+    )
+    ratings = dict(
+        Rating.objects.filter(model__in=chosen, decision_type=decision).values_list(
+            "model", "rating"
+        )
+    )
+    seeded = seed_models(chosen, ratings)
+    estimate = estimate_tournament_cost(
+        models=seeded,
+        max_rounds=int(max_rounds),
+        cheap_model=settings.CHEAP_MODEL,
+        prices=settings.LLM_PRICES,
+        context=context,
+    )
+    check_estimate(estimated=estimate, limit=budget)
+    authenticated = getattr(user, "is_authenticated", False)
+    with transaction.atomic():
+        if authenticated:
+            _admit(user, budget)
+        debate = Debate.objects.create(
+            format=FORMAT_NAME,
+            topic=question,
+            budget_usd=budget,
+            creator=user if authenticated else None,
+        )
+        tournament = Tournament.objects.create(
+            debate=debate,
+            decision_type=decision.value,
+            model_ids=seeded,
+            tournament_size=len(seeded),
+            max_rounds=int(max_rounds),
+            convergence_threshold=float(convergence_threshold),
+            force_diversity=force_diversity,
+            no_cache=no_cache,
+            context=(context or "").strip(),
+            case_file=case_file,
+            estimated_cost_usd=estimate,
+        )
+        if launch_now:
+            launch(debate.pk)
+    return tournament
