@@ -10,7 +10,8 @@ from debates.models import Debate, DebateStatus, LLMCall, StageRun
 from debates.orchestrator import run_debate
 from tests.fakes.tournament_model import CONSENSUS
 from tests.tournaments.conftest import MODELS
-from tournaments.models import Match, MatchStatus, Rating, RatingChange
+from tournaments import stages
+from tournaments.models import Match, MatchStatus, Rating, RatingChange, Turn
 from tournaments.services import create_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -65,3 +66,106 @@ def test_it_runs_a_four_model_tournament_to_a_winner(fake_model) -> None:
     # The matches of one bracket round ran in one stage: 2 matches x 2 sides.
     initial = StageRun.objects.get(debate=debate, name="initial", round=100)
     assert initial.calls == 4
+
+
+def test_it_forces_a_match_that_never_converges_and_counts_a_draw(fake_model) -> None:
+    fake_model.stubborn = {"alpha-1", "beta-1"}
+    fake_model.strength = {"alpha-1": 80}
+    tournament = _start(models=["alpha-1", "beta-1"], max_rounds=2)
+
+    debate = _run(tournament)
+
+    assert debate.status == DebateStatus.DONE, debate.error
+    match = Match.objects.get(tournament=tournament)
+    assert match.status == MatchStatus.FORCED and match.is_disputed
+    assert "did not converge" in match.disputed_reason
+    assert match.rounds == 2
+    assert [c["method"] for c in match.convergence_scores] == ["arbiter", "arbiter"]
+    assert all(c["semantic_skipped"] for c in match.convergence_scores)
+    assert match.final_convergence == 40
+    # The arbiter's pick advances; Elo counts a draw (equal ratings: no change).
+    assert match.winner == "alpha-1"
+    assert set(Rating.objects.values_list("rating", flat=True)) == {Decimal("1200.00")}
+    assert set(Rating.objects.values_list("draws", flat=True)) == {1}
+    assert debate.output["semanticSkipped"].startswith("Semantic convergence was skipped")
+    # Round 2 asked the arbiter the very same question (nobody moved): the ledger
+    # answered it, one paid convergence call.
+    assert LLMCall.objects.filter(debate=debate, stage="converge").count() == 1
+
+
+def test_it_forfeits_a_model_the_service_never_answers(fake_model) -> None:
+    fake_model.failing = {"beta-1"}
+    fake_model.strength = {"alpha-1": 90}
+    tournament = _start()
+
+    debate = _run(tournament)
+
+    assert debate.status == DebateStatus.DONE, debate.error
+    failed = Match.objects.get(tournament=tournament, status=MatchStatus.FAILED)
+    assert failed.loser == "beta-1"
+    assert (
+        "forfeits" in failed.failure_reason and "AI service did not answer" in failed.failure_reason
+    )
+    assert not RatingChange.objects.filter(match=failed).exists()
+    assert debate.output["complete"] and "beta-1" in debate.output["eliminationOrder"]
+    assert debate.output["finalWinner"] != "beta-1"
+
+
+def test_it_fails_with_retry_when_both_models_of_a_match_are_unreachable(fake_model) -> None:
+    fake_model.failing = {"alpha-1", "gamma-1"}  # seeds 1 and 4 meet in round 1
+    tournament = _start(models=["alpha-1", "beta-1", "gamma-1", "delta-1"])
+
+    debate = _run(tournament)
+
+    assert debate.status == DebateStatus.FAILED and debate.can_retry
+    assert debate.failure == "service_unavailable"
+    assert not StageRun.objects.filter(debate=debate).exists()
+
+
+def test_it_sends_a_soft_challenge_back_once(fake_model) -> None:
+    fake_model.soft = {"beta-1"}
+    tournament = _start(models=["alpha-1", "beta-1"])
+
+    debate = _run(tournament)
+
+    assert debate.status == DebateStatus.DONE, debate.error
+    turn = Turn.objects.get(match__tournament=tournament, kind="challenge", model="beta-1")
+    assert turn.sent_back and len(turn.content["critical_weaknesses"]) == 3
+    resent = [r for r in LLMCall.objects.filter(debate=debate, stage="rechallenge")]
+    assert len(resent) == 1
+
+
+def test_a_resumed_tournament_applies_each_match_once(
+    fake_anthropic, fake_model, monkeypatch
+) -> None:
+    real_apply = stages._apply_elo
+    crashed = []
+
+    def apply_then_die(match, decision_type):
+        # The final's ratings are written, then the worker dies before the commit.
+        real_apply(match, decision_type)
+        if match.bracket_round == 2 and not crashed:
+            crashed.append(match.pk)
+            raise RuntimeError("worker killed")
+
+    monkeypatch.setattr(stages, "_apply_elo", apply_then_die)
+    tournament = _start()
+    debate = _run(tournament)
+    assert debate.status == DebateStatus.FAILED and crashed
+    assert not RatingChange.objects.filter(match_id=crashed[0]).exists()  # rolled back
+    paid, asked = LLMCall.objects.filter(debate=debate).count(), len(fake_anthropic.requests)
+    Debate.objects.filter(pk=debate.pk).update(status=DebateStatus.QUEUED, failure="")
+
+    debate = _run(tournament)
+    run_debate(debate_id=debate.pk)  # a third attempt finds it finished
+
+    assert debate.status == DebateStatus.DONE, debate.error
+    # The final's verdict was replayed from the ledger: nothing paid or asked twice.
+    assert LLMCall.objects.filter(debate=debate).count() == paid
+    assert len(fake_anthropic.requests) == asked
+    assert RatingChange.objects.count() == 6
+    for rating in Rating.objects.all():
+        chain = list(rating.history.order_by("id"))
+        assert chain[0].before == Decimal("1200.00") and chain[-1].after == rating.rating
+        assert all(chain[i].before == chain[i - 1].after for i in range(1, len(chain)))
+        assert rating.matches_played == len(chain)
