@@ -76,6 +76,8 @@ class Reply:
     chunk_delay_ms: float | None = None
     model: str | None = None
     trickle: bool = False
+    # A tool call instead of text (see :meth:`tool_use`): {"id", "name", "input"}.
+    tool_call: Mapping[str, Any] | None = None
 
     @classmethod
     def json(
@@ -102,6 +104,27 @@ class Reply:
             latency_ms=latency_ms,
             chunk_delay_ms=chunk_delay_ms,
             model=model,
+        )
+
+    @classmethod
+    def tool_use(
+        cls,
+        name: str,
+        tool_input: Mapping[str, Any],
+        *,
+        tool_id: str = "toolu_fake_1",
+        usage: Mapping[str, int] | None = None,
+    ) -> Reply:
+        """A message whose only content block is a ``tool_use`` (stop_reason ``tool_use``).
+
+        Non-streamed requests only (streams send no tool blocks here).
+        """
+        return cls(
+            kind="message",
+            text=None,
+            stop_reason="tool_use",
+            usage=usage,
+            tool_call={"id": tool_id, "name": name, "input": dict(tool_input)},
         )
 
     @classmethod
@@ -255,12 +278,15 @@ def message_body(
     *, reply: Reply, message_id: str, model: str, usage: Mapping[str, int], text: str | None
 ) -> dict[str, Any]:
     """A complete non-streamed Message."""
+    content: list[dict[str, Any]] = [] if text is None else [{"type": "text", "text": text}]
+    if reply.tool_call is not None:
+        content.append({"type": "tool_use", **reply.tool_call})
     return {
         "id": message_id,
         "type": "message",
         "role": "assistant",
         "model": reply.model or model,
-        "content": [] if text is None else [{"type": "text", "text": text}],
+        "content": content,
         "stop_reason": reply.stop_reason,
         "stop_sequence": None,
         "usage": dict(usage),

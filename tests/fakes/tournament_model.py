@@ -16,7 +16,8 @@ Behaviour:
 - verdict: each side scored by its ``strength`` (default 60);
 - a model in ``failing`` gets a 529 on every request;
 - with ``research`` on, a challenge or defence first calls the ``research``
-  tool once (when tools are offered), then answers quoting what it found.
+  tool ``research_calls`` times (when tools are offered), then answers
+  quoting what it found first.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ class FakeTournamentModel:
     failing: set[str] = field(default_factory=set)
     strength: dict[str, float] = field(default_factory=dict)
     research: bool = False
+    research_calls: int = 1  # tool calls before answering (beyond the limit: an error block)
 
     def __call__(self, body: dict[str, Any]) -> Reply:
         model = body.get("model", "")
@@ -86,9 +88,11 @@ class FakeTournamentModel:
         task = (_TASK.search(text) or [None, ""])[1]
         if task in ("challenge", "defence") and self.research and body.get("tools"):
             results = _tool_results(body)
-            if not results:
+            if len(results) < self.research_calls:
                 return Reply.tool_use(
-                    "research", {"query": "read replicas connection pooling", "claim": "scaling"}
+                    "research",
+                    {"query": "read replicas connection pooling", "claim": "scaling"},
+                    tool_id=f"toolu_{len(results) + 1}",
                 )
             return Reply.json(self._answer(task, text, model, evidence=results[0][:200]))
         return Reply.json(self._answer(task, text, model))
