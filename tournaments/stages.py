@@ -47,6 +47,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
+from debates import events
 from debates.budget import estimate_stage_cost
 from debates.calls import CallResult, CallSpec
 from debates.models import Debate, LLMCall, StopReason
@@ -54,6 +55,7 @@ from debates.orchestrator import ServiceUnavailable
 from debates.stages import StageOutcome
 from debates.stopping import StopDecision
 from llm import LLMError
+from tournaments import events as tournament_events
 from tournaments import research
 from tournaments.budget import allocate_rounds, match_allocation
 from tournaments.cache import cache_for
@@ -91,6 +93,23 @@ EXPECTED_TOKENS = {"initial": 700, "challenge": 800, "defence": 800, "arbiter": 
 
 
 # -- helpers -----------------------------------------------------------------------------
+
+
+def _finished_event(debate: Debate, match: Match, ratings: dict | None = None) -> None:
+    events.record_event(
+        debate=debate,
+        type=tournament_events.MATCH_FINISHED,
+        payload={
+            "match": match.pk,
+            "bracket_round": match.bracket_round,
+            "status": match.status,
+            "winner": match.winner,
+            "loser": match.loser,
+            "is_disputed": match.is_disputed,
+            "reason": match.failure_reason or match.disputed_reason,
+            "ratings": ratings or {},
+        },
+    )
 
 
 def _spec(
@@ -224,6 +243,14 @@ def _save_turns(
         for model, res in failed.items():
             _forfeit(match, model=model, error=res.error, stage=stage)
         match.save()
+        saved = [model for model, res in sides.items() if res.ok]
+        events.record_event(
+            debate=debate,
+            type=tournament_events.MATCH_TURNS,
+            payload={"match": match.pk, "round": r, "kind": kind, "models": saved},
+        )
+        if failed:
+            _finished_event(debate, match)
     return None
 
 
@@ -277,6 +304,17 @@ class InitialStage:
                     model_b=pair.b,
                 )
                 slots[("slot", slot)] = match.pk
+                events.record_event(
+                    debate=debate,
+                    type=tournament_events.MATCH_STARTED,
+                    payload={
+                        "match": match.pk,
+                        "bracket_round": br,
+                        "slot": slot,
+                        "model_a": pair.a,
+                        "model_b": pair.b,
+                    },
+                )
         stop = _save_turns(
             debate,
             state,
@@ -386,6 +424,11 @@ class RechallengeStage(ChallengeStage):
                 turn.content = res.parsed.model_dump(mode="json")
                 turn.tool_calls = list(turn.tool_calls) + list(res.tool_calls)
             turn.save()
+            events.record_event(
+                debate=debate,
+                type=tournament_events.MATCH_TURNS,
+                payload={"match": match.pk, "round": r, "kind": turn.kind, "models": [model]},
+            )
         return StageOutcome(after=load_state(debate))
 
 
@@ -545,6 +588,18 @@ class ConvergeStage:
             match.final_convergence = result.score
             match.rounds = r
             match.save()
+            events.record_event(
+                debate=debate,
+                type=tournament_events.MATCH_CONVERGENCE,
+                payload={
+                    "match": match.pk,
+                    "round": r,
+                    "score": result.score,
+                    "method": str(result.method),
+                    "converged": entry["converged"],
+                    "summary": entry["summary"],
+                },
+            )
         return StageOutcome(after=load_state(debate))
 
 
@@ -590,7 +645,8 @@ class JudgeStage:
             match = Match.objects.select_for_update().get(pk=m.id)
             _add_cost(match, "arbiter", costs.get(res.spec.request_hash, Decimal(0)))
             _decide(match, m, res.parsed if res.ok else None, state)
-            _apply_elo(match, state.decision_type)
+            ratings = _apply_elo(match, state.decision_type)
+            _finished_event(debate, match, ratings)
         after = load_state(debate)
         stop = None
         if br == state.bracket_rounds:
@@ -649,10 +705,13 @@ def _decide(match: Match, m: MatchView, verdict: MatchVerdict | None, state) -> 
     match.save()
 
 
-def _apply_elo(match: Match, decision_type: str) -> None:
-    """Update both ratings with the match, in the caller's transaction, exactly once."""
+def _apply_elo(match: Match, decision_type: str) -> dict[str, list[str]]:
+    """Update both ratings with the match, in the caller's transaction, exactly once.
+
+    Returns {model: [before, after]} for the event.
+    """
     if RatingChange.objects.filter(match=match).exists():
-        return
+        return {}
     ratings = {
         model: Rating.objects.select_for_update().get_or_create(
             model=model, decision_type=decision_type
@@ -665,6 +724,7 @@ def _apply_elo(match: Match, decision_type: str) -> None:
     updated = apply_match(
         current, model_a=match.model_a, model_b=match.model_b, decision_type=kind, outcome=outcome
     )
+    changes: dict[str, list[str]] = {}
     for model, rating in ratings.items():
         before = rating.rating
         rating.rating = updated[(model, kind)]
@@ -675,6 +735,8 @@ def _apply_elo(match: Match, decision_type: str) -> None:
             rating.matches_won += 1
         rating.save()
         RatingChange.objects.create(rating=rating, match=match, before=before, after=rating.rating)
+        changes[model] = [str(before), str(rating.rating)]
+    return changes
 
 
 def route(debate, state: TournamentState, done: frozenset) -> tuple[str, int] | None:

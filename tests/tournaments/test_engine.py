@@ -169,3 +169,16 @@ def test_a_resumed_tournament_applies_each_match_once(
         assert chain[0].before == Decimal("1200.00") and chain[-1].after == rating.rating
         assert all(chain[i].before == chain[i - 1].after for i in range(1, len(chain)))
         assert rating.matches_played == len(chain)
+
+
+def test_it_records_live_events_for_the_bracket(fake_model) -> None:
+    tournament = _start(models=["alpha-1", "beta-1"])
+
+    debate = _run(tournament)
+
+    types = list(debate.events.order_by("seq").values_list("type", flat=True))
+    assert types[0] == "debate_start" and types[-1] == "debate_complete"
+    assert types.count("match_started") == 1 and types.count("match_finished") == 1
+    assert types.count("match_convergence") == 1
+    finished = debate.events.get(type="match_finished").payload
+    assert finished["winner"] and set(finished["ratings"]) == {"alpha-1", "beta-1"}
