@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include("debates.urls")),
     path("", include("trials.urls")),
     path("", include("casefiles.urls")),
+    path("", include("stresstests.urls")),
 ]
 
 admin.site.site_header = _("Argue — instructors")

@@ -1,0 +1,104 @@
+"""A stress test: a ``debates.Debate`` of format ``stress`` about one coach argument.
+
+The debate's rows (arguments, attacks, validations, events, the ledger) are
+the shared engine's; what only a stress test has lives here:
+
+- ``StressTest``: the debate's link to the student's ``coach.Argument``, a
+  snapshot of its seven elements when the run began (a revision in the coach
+  is a new run; the old one replays as it was), and the round limit.
+- ``Concession``: the cheap model's answer to "does this attack raise an
+  exception the student already conceded in the rebuttal step?".
+- ``Defence``: the student's answer to one attack, in their own words, and
+  its fate once the cheap model has judged it (a node that attacks the
+  attacker, or a refusal with its reason).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+DEFAULT_ROUND_LIMIT = 3
+
+
+class StressTest(models.Model):
+    debate = models.OneToOneField(
+        "debates.Debate", on_delete=models.CASCADE, related_name="stress_test"
+    )
+    argument = models.ForeignKey(
+        "coach.Argument", on_delete=models.CASCADE, related_name="stress_tests"
+    )
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stress_tests"
+    )
+    # {"claim": ..., "grounds": ..., ...} by the coach's camelCase names.
+    elements = models.JSONField(_("elements"), default=dict)
+    # How many answers the student may give to one attack.
+    round_limit = models.PositiveSmallIntegerField(_("round limit"), default=DEFAULT_ROUND_LIMIT)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("stress test")
+        verbose_name_plural = _("stress tests")
+
+    def __str__(self) -> str:
+        return f"{self.argument} ({self.created_at:%Y-%m-%d})"
+
+
+class Concession(models.Model):
+    attack = models.OneToOneField(
+        "debates.Attack", on_delete=models.CASCADE, related_name="concession"
+    )
+    conceded = models.BooleanField(_("matches a conceded exception"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.attack_id}: {'conceded' if self.conceded else 'not conceded'}"
+
+
+class DefenceStatus(models.TextChoices):
+    PENDING = "pending", _("being checked")
+    ACCEPTED = "accepted", _("accepted")
+    REFUSED = "refused", _("refused")
+
+
+class DefenceRefusal(models.TextChoices):
+    IRRELEVANT = "irrelevant", _("it does not answer this objection")
+    RESTATEMENT = "restatement", _("it only restates what the objection denies")
+    WRONG_TYPE = "wrong_type", _("it does not deny the objection itself")
+    NOT_JUDGED = "not_judged", _("it could not be checked")
+
+
+class Defence(models.Model):
+    stress_test = models.ForeignKey(StressTest, on_delete=models.CASCADE, related_name="defences")
+    # 1, 2, 3 ... per stress test: the engine stage ("defence", seq) that judges it.
+    seq = models.PositiveIntegerField()
+    attack = models.ForeignKey("debates.Attack", on_delete=models.CASCADE, related_name="defences")
+    text = models.TextField(_("answer"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=DefenceStatus.choices, default=DefenceStatus.PENDING
+    )
+    reason = models.CharField(
+        _("reason"), max_length=20, choices=DefenceRefusal.choices, blank=True, default=""
+    )
+    # The model's one-sentence explanation of a refusal (escaped on pages).
+    explanation = models.TextField(_("explanation"), blank=True, default="")
+    node = models.OneToOneField(
+        "debates.DebateArgument",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="defence",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["stress_test", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["stress_test", "seq"], name="stress_defence_seq_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"D{self.seq}: {self.text[:60]}"

@@ -1,0 +1,161 @@
+"""What the stress test's pages show, built from the saved state (no writes)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from argumentation.toulmin_graph import ClaimStatus, attack_node, defence_node, student_node
+from debates.models import AttackType
+from debates.presenters import failure_message
+from debates.svg import GraphEdge, GraphNode, GraphWords, render_graph_svg
+from stresstests.models import DefenceStatus, StressTest
+from stresstests.outcome import compute, is_running, node_ids
+from stresstests.state import load_state
+
+__all__ = ["ELEMENT_NAMES", "STATUS_WORDS", "status_context"]
+
+
+def ELEMENT_NAMES() -> dict[str, str]:  # noqa: N802 (a table, translated when asked)
+    return {
+        "claim": _("claim"),
+        "grounds": _("grounds"),
+        "warrant": _("warrant"),
+        "groundsBacking": _("grounds backing"),
+        "warrantBacking": _("warrant backing"),
+        "qualifier": _("qualifier"),
+        "rebuttal": _("rebuttal"),
+    }
+
+
+def STATUS_WORDS() -> dict[str, tuple[str, str]]:  # noqa: N802
+    """Status -> (the words first, the formal term second)."""
+    return {
+        ClaimStatus.GROUNDED_IN: (
+            _("Your claim stands against every objection raised"),
+            _("in the grounded extension (sceptically accepted)"),
+        ),
+        ClaimStatus.CREDULOUS: (
+            _("Your claim can be defended, but so can an opposing view"),
+            _("credulously accepted: in some preferred extension, not in all"),
+        ),
+        ClaimStatus.DEFEATED: (
+            _("Your claim is defeated as it stands"),
+            _("OUT in every preferred extension"),
+        ),
+    }
+
+
+def _svg(state, outcome) -> str:
+    ids = node_ids(state)
+    names = ELEMENT_NAMES()
+    you = _("You")
+    nodes = [
+        GraphNode(
+            id=ids[node],
+            label=outcome.labels.get(node, ""),
+            speaker=you,
+            round=0,
+            claim=names.get(ids[node], "") + ": " + state.element_map.get(ids[node], ""),
+        )
+        for node in outcome.graph.student_nodes
+    ]
+    for attack, _element in outcome.objections:
+        node = attack_node(attack.from_key)
+        nodes.append(
+            GraphNode(
+                id=attack.from_key,
+                label=outcome.labels.get(node, ""),
+                speaker=attack.speaker,
+                round=1,
+                claim=attack.counter_proposition,
+            )
+        )
+    for defence in state.defences:
+        node = defence_node(f"D{defence.seq}")
+        if defence.status == DefenceStatus.ACCEPTED:
+            nodes.append(
+                GraphNode(
+                    id=f"D{defence.seq}",
+                    label=outcome.labels.get(node, ""),
+                    speaker=you,
+                    round=1 + defence.seq,
+                    claim=defence.text,
+                )
+            )
+    kinds = {attack_node(a.from_key): a.type for a, _e in outcome.objections}
+    edges = [
+        GraphEdge(
+            source=ids.get(str(source), str(source)),
+            target=ids.get(str(target), str(target)),
+            kind=kinds.get(str(source), "rebut") if str(source) in kinds else "rebut",
+        )
+        for source, target in sorted(outcome.graph.framework.attacks, key=str)
+    ]
+    words = GraphWords(
+        not_counted=_("not counted"),
+        node_tooltip=_("%(id)s (%(label)s) — %(speaker)s, round %(round)s: %(claim)s"),
+    )
+    return render_graph_svg(
+        nodes=nodes, edges=edges, title=_("Your argument under attack"), words=words
+    )
+
+
+def status_context(stress: StressTest, *, user) -> dict:
+    debate = stress.debate
+    state = load_state(debate)
+    outcome = compute(state)
+    names = ELEMENT_NAMES()
+    words, term = STATUS_WORDS()[outcome.status.status]
+    deciding = set(outcome.status.deciding)
+    answered = outcome.graph.answered_by_rebuttal
+    defences_by_attack: dict[str, list] = {}
+    for defence in stress.defences.order_by("seq"):
+        key = defence.attack.from_argument.key if defence.attack.from_argument else ""
+        defences_by_attack.setdefault(key, []).append(defence)
+    can_defend = user.pk == stress.student_id and debate.status == "done" and not debate.is_demo
+    objections = []
+    for attack, element in outcome.objections:
+        answers = defences_by_attack.get(attack.from_key, [])
+        accepted = any(d.status == DefenceStatus.ACCEPTED for d in answers)
+        objections.append(
+            {
+                "attack": attack,
+                "element": element,
+                "element_name": names[element],
+                "type_name": dict(AttackType.choices).get(attack.type, attack.type),
+                "label": outcome.labels.get(attack_node(attack.from_key), ""),
+                "deciding": attack.from_key in deciding,
+                "answered_by_rebuttal": attack.from_key in answered,
+                "defences": answers,
+                "pending": any(d.status == DefenceStatus.PENDING for d in answers),
+                "can_defend": can_defend
+                and not accepted
+                and attack.from_key not in answered
+                and len(answers) < stress.round_limit,
+            }
+        )
+    labels = outcome.labels
+    return {
+        "stress": stress,
+        "debate": debate,
+        "running": is_running(debate.status),
+        "status": outcome.status.status.value,
+        "status_words": words,
+        "status_term": term,
+        "claim_label": labels.get(student_node("claim"), ""),
+        "objections": objections,
+        "counts": {
+            "IN": sum(1 for v in labels.values() if v == "IN"),
+            "OUT": sum(1 for v in labels.values() if v == "OUT"),
+            "UNDEC": sum(1 for v in labels.values() if v == "UNDEC"),
+        },
+        "svg": _svg(state, outcome),
+        "failure_message": failure_message(debate=debate) if debate.status == "failed" else "",
+        "stopped": debate.status == "stopped",
+        "can_retry": debate.can_retry and user.pk == stress.student_id,
+        "elements": [
+            (names[name], state.element_map.get(name, ""))
+            for name in names
+            if state.element_map.get(name)
+        ],
+    }

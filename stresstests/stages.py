@@ -1,0 +1,318 @@
+"""The stress test's stages: the graph debate's attacks and validation reused, plus its own.
+
+``student`` (round 0, no call): the student's seven elements become the
+student's argument node (stresstests/mapping.py).
+``attacks`` (round 1, one call per persona, concurrently): debates' Attacks
+stage with a prompt for attacking the student's elements; its commit — the
+type rule, counter-argument nodes, dropped attacks — is the graph debate's.
+``validation`` (round 1, one cheap batch call): debates' Validation stage,
+unchanged (same prompt, same request hashes), then dedupe and the semantics.
+``concessions`` (round 1, one cheap call, only when the student conceded
+exceptions and some attack counts): which attacks raise a conceded exception.
+``defence`` (round n for the student's n-th answer, one cheap call): is the
+answer relevant, not a restatement, a denial of the objection? Accepted, it
+becomes a node attacking the attacker; refused, it keeps its reason.
+
+Every commit records a ``stress_status`` event: where the claim stands now.
+"""
+
+from __future__ import annotations
+
+from debates import events
+from debates.budget import expected_output_tokens
+from debates.calls import CallSpec
+from debates.models import (
+    ArgumentOrigin,
+    Attack,
+    AttackStatus,
+    Debate,
+    DebateArgument,
+    StopReason,
+)
+from debates.payloads import argument_payload
+from debates.stages import PERSONA_MAX_TOKENS, Attacks, StageOutcome, Validation
+from stresstests import prompts
+from stresstests.mapping import as_argument
+from stresstests.models import Concession, Defence, DefenceRefusal, DefenceStatus, StressTest
+from stresstests.outcome import ATTACK_ROUND, compute, counted_objections, student_argument
+from stresstests.personas import student_persona
+from stresstests.schemas import ConcessionVerdicts, DefenceVerdict
+from stresstests.state import StressState, load_state
+
+__all__ = ["EVENT_TYPES", "STAGES"]
+
+STATUS_EVENT = "stress_status"
+CONCESSIONS_EVENT = "concessions_checked"
+DEFENCE_EVENT = "defence_judged"
+EVENT_TYPES = (STATUS_EVENT, CONCESSIONS_EVENT, DEFENCE_EVENT)
+
+CHEAP_MAX_TOKENS = 600
+
+
+def _record_status(debate: Debate, state: StressState, step: str) -> None:
+    payload = compute(state).as_payload()
+    payload["step"] = step
+    events.record_event(debate=debate, type=STATUS_EVENT, payload=payload)
+
+
+class Student:
+    name = "student"
+
+    def specs(self, *, state: StressState, round: int, cheap_model: str) -> list[CallSpec]:
+        return []
+
+    def commit(self, *, debate, state: StressState, round: int, results) -> StageOutcome:
+        shape = as_argument(state.element_map)
+        node = DebateArgument.objects.create(
+            debate=debate,
+            key="A1",
+            speaker=student_persona(),
+            round=0,
+            claim=shape.claim,
+            premises=list(shape.premises),
+            assumptions=list(shape.assumptions),
+            origin=ArgumentOrigin.INITIAL,
+        )
+        events.record_event(
+            debate=debate,
+            type=events.ARGUMENTS_SUBMITTED,
+            payload={
+                "round": 0,
+                "claims": [],
+                "arguments": [argument_payload(node)],
+                "failures": [],
+            },
+        )
+        after = load_state(debate)
+        _record_status(debate, after, self.name)
+        return StageOutcome(after=after)
+
+
+class StressAttacks(Attacks):
+    """debates' Attacks: the same commit, a prompt aimed at the student's elements."""
+
+    def specs(self, *, state: StressState, round: int, cheap_model: str) -> list[CallSpec]:
+        student = student_argument(state)
+        if student is None:
+            return []
+        return [
+            CallSpec(
+                stage=self.name,
+                round=round,
+                persona_id=persona.id,
+                model=persona.model,
+                prompt=prompts.attacks_prompt(
+                    persona=persona, student=student, elements=state.element_map
+                ),
+                output_model=self._output_model(),
+                max_tokens=PERSONA_MAX_TOKENS,
+                expected_output_tokens=expected_output_tokens(stage=self.name),
+            )
+            for persona in state.debate.personas
+        ]
+
+    @staticmethod
+    def _output_model():
+        from debates.schemas import PersonaAttacks
+
+        return PersonaAttacks
+
+    def commit(self, *, debate, state: StressState, round: int, results) -> StageOutcome:
+        outcome = super().commit(debate=debate, state=state.debate, round=round, results=results)
+        return StageOutcome(after=load_state(debate), stop=outcome.stop)
+
+
+class StressValidation(Validation):
+    """debates' Validation, unchanged; only a critical defect stops a stress test here."""
+
+    def specs(self, *, state: StressState, round: int, cheap_model: str) -> list[CallSpec]:
+        return super().specs(state=state.debate, round=round, cheap_model=cheap_model)
+
+    def commit(self, *, debate, state: StressState, round: int, results) -> StageOutcome:
+        outcome = super().commit(debate=debate, state=state.debate, round=round, results=results)
+        after = load_state(debate)
+        _record_status(debate, after, self.name)
+        stop = outcome.stop
+        if stop is not None and stop.reason != StopReason.CRITICAL_DEFECT:
+            stop = None
+        return StageOutcome(after=after, stop=stop)
+
+
+class Concessions:
+    name = "concessions"
+
+    @staticmethod
+    def _asked(state: StressState):
+        if not state.element_map.get("rebuttal"):
+            return []
+        return [(a.from_key, a) for a, _ in counted_objections(state)]
+
+    def specs(self, *, state: StressState, round: int, cheap_model: str) -> list[CallSpec]:
+        asked = self._asked(state)
+        if not asked:
+            return []
+        return [
+            CallSpec(
+                stage=self.name,
+                round=round,
+                persona_id=None,
+                model=cheap_model,
+                prompt=prompts.concessions_prompt(elements=state.element_map, attacks=asked),
+                output_model=ConcessionVerdicts,
+                max_tokens=CHEAP_MAX_TOKENS,
+                expected_output_tokens=60 * len(asked),
+                agent="concessions",
+            )
+        ]
+
+    def commit(self, *, debate, state: StressState, round: int, results) -> StageOutcome:
+        asked = dict(self._asked(state))
+        verdicts: dict[str, bool] = {}
+        if results and results[0].ok:
+            for verdict in results[0].parsed.verdicts:
+                key = verdict.attack_id.strip()
+                if key in asked and key not in verdicts:
+                    verdicts[key] = verdict.matches_conceded_exception
+        Concession.objects.bulk_create(
+            [
+                Concession(attack_id=asked[key].id, conceded=conceded)
+                for key, conceded in verdicts.items()
+            ]
+        )
+        events.record_event(
+            debate=debate,
+            type=CONCESSIONS_EVENT,
+            payload={
+                "round": round,
+                "conceded": sorted(k for k, v in verdicts.items() if v),
+                "checked": sorted(verdicts),
+                "check_failed": bool(results) and not results[0].ok,
+            },
+        )
+        after = load_state(debate)
+        _record_status(debate, after, self.name)
+        return StageOutcome(after=after)
+
+
+def _next_key_number(debate: Debate) -> int:
+    keys = DebateArgument.objects.filter(debate=debate).values_list("key", flat=True)
+    return max((int(key[1:]) for key in keys if key[1:].isdigit()), default=0) + 1
+
+
+class DefenceStage:
+    name = "defence"
+
+    @staticmethod
+    def _target(state: StressState, round: int):
+        defence = state.defence(round)
+        if defence is None or defence.status != DefenceStatus.PENDING:
+            return None
+        objection = next(
+            ((a, e) for a, e in counted_objections(state) if a.from_key == defence.attack_key),
+            None,
+        )
+        return (defence, *objection) if objection else None
+
+    def specs(self, *, state: StressState, round: int, cheap_model: str) -> list[CallSpec]:
+        target = self._target(state, round)
+        if target is None:
+            return []
+        defence, attack, element = target
+        return [
+            CallSpec(
+                stage=self.name,
+                round=round,
+                persona_id=None,
+                model=cheap_model,
+                prompt=prompts.defence_prompt(
+                    element=element,
+                    element_text=state.element_map.get(element, ""),
+                    attack=attack,
+                    answer=defence.text,
+                ),
+                output_model=DefenceVerdict,
+                max_tokens=CHEAP_MAX_TOKENS,
+                expected_output_tokens=120,
+                agent="defence referee",
+            )
+        ]
+
+    def commit(self, *, debate, state: StressState, round: int, results) -> StageOutcome:
+        target = self._target(state, round)
+        stress = StressTest.objects.get(debate=debate)
+        row = Defence.objects.select_related("attack").get(stress_test=stress, seq=round)
+        if target is not None:
+            verdict = results[0].parsed if results and results[0].ok else None
+            self._judge(debate, row, verdict, round)
+        after = load_state(debate)
+        events.record_event(
+            debate=debate,
+            type=DEFENCE_EVENT,
+            payload={
+                "round": round,
+                "attack": row.attack.from_argument.key if row.attack.from_argument else "",
+                "status": row.status,
+                "reason": row.reason,
+                "explanation": row.explanation,
+                "node": row.node.key if row.node else None,
+            },
+        )
+        _record_status(debate, after, self.name)
+        return StageOutcome(after=after)
+
+    @staticmethod
+    def _judge(debate: Debate, row: Defence, verdict: DefenceVerdict | None, round: int) -> None:
+        if verdict is None:
+            row.status, row.reason = DefenceStatus.REFUSED, DefenceRefusal.NOT_JUDGED
+        elif not verdict.relevant:
+            row.status, row.reason = DefenceStatus.REFUSED, DefenceRefusal.IRRELEVANT
+        elif verdict.restatement:
+            row.status, row.reason = DefenceStatus.REFUSED, DefenceRefusal.RESTATEMENT
+        elif not verdict.denies_the_objection:
+            row.status, row.reason = DefenceStatus.REFUSED, DefenceRefusal.WRONG_TYPE
+        else:
+            row.status = DefenceStatus.ACCEPTED
+        row.explanation = verdict.reason.strip() if verdict is not None else ""
+        if row.status == DefenceStatus.ACCEPTED:
+            row.node = _defence_node(debate, row, round)
+        row.save(update_fields=["status", "reason", "explanation", "node"])
+
+
+def _defence_node(debate: Debate, row: Defence, round: int) -> DebateArgument:
+    """The answer as a node that rebuts the attacker's counter-argument."""
+    student = student_persona()
+    counter = row.attack.from_argument
+    attack = Attack.objects.create(
+        debate=debate,
+        round=ATTACK_ROUND + round,
+        speaker=student,
+        to_argument=counter,
+        target_key=counter.key,
+        type="rebut",
+        target_component="claim",
+        target_index=0,
+        counter_proposition=row.text,
+        confidence=1.0,
+        status=AttackStatus.VALID,
+    )
+    node = DebateArgument.objects.create(
+        debate=debate,
+        key=f"A{_next_key_number(debate)}",
+        speaker=student,
+        round=ATTACK_ROUND + round,
+        claim=row.text,
+        origin=ArgumentOrigin.ATTACK,
+        origin_attack=attack,
+    )
+    attack.from_argument = node
+    attack.save(update_fields=["from_argument"])
+    return node
+
+
+STAGES = {
+    "student": Student(),
+    "attacks": StressAttacks(),
+    "validation": StressValidation(),
+    "concessions": Concessions(),
+    "defence": DefenceStage(),
+}

@@ -1,0 +1,68 @@
+"""The stress test as a format of the shared debate engine (debates/formats.py).
+
+Route: ``student 0, attacks 1, validation 1, concessions 1``, then one
+``defence n`` stage per answer the student gives, in order. A finished stress
+test goes back to ``queued`` when the student answers an attack
+(stresstests/services.defend); the engine resumes at the new stage.
+"""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from debates.formats import Format
+from debates.models import DebateStatus, StopReason
+from stresstests.outcome import compute
+from stresstests.stages import STAGES
+from stresstests.state import StressState, load_state, state_hash
+
+__all__ = ["STRESS", "plan"]
+
+OPENING = [("student", 0), ("attacks", 1), ("validation", 1), ("concessions", 1)]
+
+
+def plan(state: StressState) -> list[tuple[str, int]]:
+    return OPENING + [("defence", d.seq) for d in state.defences]
+
+
+def next_stage(debate, state: StressState, done: frozenset) -> tuple[str, int] | None:
+    return next((step for step in plan(state) if step not in done), None)
+
+
+def final_output(debate, decision, *, state: StressState) -> dict:
+    output = compute(state).as_payload()
+    output.update({"stopReason": decision.reason.value, "stopDetail": decision.detail})
+    return output
+
+
+def start_payload(debate) -> dict:
+    return {
+        "topic": debate.topic,
+        "personas": [{"id": p.id, "name": p.name} for p in debate.personas.order_by("id")],
+        "budget_usd": str(debate.budget_usd),
+    }
+
+
+def final_status(decision) -> str:
+    if decision.reason == StopReason.CRITICAL_DEFECT:
+        return DebateStatus.STOPPED
+    return DebateStatus.DONE
+
+
+def _page_url(debate) -> str:
+    return reverse("stresstests:detail", args=[debate.stress_test.pk])
+
+
+STRESS = Format(
+    name="stress",
+    label=_("Stress test"),
+    stages=STAGES,
+    next_stage=next_stage,
+    load_state=load_state,
+    state_hash=state_hash,
+    final_output=final_output,
+    start_payload=start_payload,
+    final_status=final_status,
+    page_url=_page_url,
+)
