@@ -124,6 +124,9 @@ class Span(models.Model):
     start = models.PositiveIntegerField(_("start"))
     end = models.PositiveIntegerField(_("end"))
     text = models.TextField(_("text"))
+    # The span's words as the index sees them (casefiles/terms.py), and how many.
+    search_text = models.TextField(editable=False, default="")
+    n_words = models.PositiveIntegerField(editable=False, default=0)
 
     class Meta:
         ordering = ["source", "ordinal"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from casefiles.retrieval import SpanHit, query_terms
+from casefiles.retrieval import SpanHit
+from casefiles.terms import query_terms
 
 __all__ = ["HighlightedHit", "TextPiece", "highlight_hits", "mark_terms"]
 

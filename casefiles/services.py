@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from casefiles.extraction import MAX_SOURCE_CHARS, ExtractionRefused, extract_text
 from casefiles.models import CaseFile, Source, SourceKind, Span, Visibility
 from casefiles.splitting import split_spans
+from casefiles.terms import words
 from untrusted import text_problem
 
 __all__ = [
@@ -91,18 +92,29 @@ def add_source(
             _("This case file already holds a source with exactly this text.")
         ) from None
     Span.objects.bulk_create(
-        Span(
-            case_file=case_file,
-            source=source,
-            ordinal=number,
-            start=cut.start,
-            end=cut.end,
-            text=text[cut.start : cut.end],
-        )
-        for number, cut in enumerate(split_spans(text), start=1)
+        [
+            _span(case_file, source, number, text, cut.start, cut.end)
+            for number, cut in enumerate(split_spans(text), start=1)
+        ],
+        batch_size=500,
     )
     CaseFile.objects.filter(pk=case_file.pk).update(updated_at=source.created_at)
     return source
+
+
+def _span(case_file: CaseFile, source: Source, number: int, text: str, start: int, end: int):
+    piece = text[start:end]
+    indexed = words(piece)
+    return Span(
+        case_file=case_file,
+        source=source,
+        ordinal=number,
+        start=start,
+        end=end,
+        text=piece,
+        search_text="".join(f" {word} " for word in indexed),
+        n_words=len(indexed),
+    )
 
 
 def add_uploaded_source(
