@@ -482,14 +482,19 @@ def _need_arbiter(a: str, b: str) -> ConvergenceResult:
     raise _ArbiterNeeded
 
 
-@functools.lru_cache(maxsize=256)
 def _cascade_without_arbiter(a: str, b: str):
-    """The cascade up to the arbiter (None when the arbiter must judge); cached per pair.
+    """The cascade up to the arbiter (None when the arbiter must judge).
 
-    Cached because specs and commit both ask, and an embedding is the slow part.
+    Cached per pair and semantic method: specs and commit both ask, and an
+    embedding is the slow part.
     """
+    return _cascade(a, b, semantic_function())
+
+
+@functools.lru_cache(maxsize=256)
+def _cascade(a: str, b: str, semantic):
     try:
-        return measure_convergence(a, b, semantic=semantic_function(), arbiter=_need_arbiter)
+        return measure_convergence(a, b, semantic=semantic, arbiter=_need_arbiter)
     except _ArbiterNeeded:
         return None
 
