@@ -20,6 +20,7 @@ run: install
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py seed_demo
 	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_debate
+	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_stress_test
 	@echo "Serving on http://$(HOST):$(PORT)/"
 	DEBUG=$${DEBUG:-1} $(VENV)/bin/uvicorn config.asgi:application --lifespan off --host $(HOST) --port $(PORT)
 

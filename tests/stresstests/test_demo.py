@@ -1,0 +1,48 @@
+"""The demo stress test: loaded without any API key, real semantics, idempotent."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from debates.models import DebateEvent, DebateStatus, LLMCall
+from stresstests.models import Defence, StressTest
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_loads_the_demo_once_with_real_semantics(no_anthropic_key, client, ada) -> None:
+    call_command("load_demo_stress_test")
+    call_command("load_demo_stress_test")
+
+    stress = StressTest.objects.get()
+    debate = stress.debate
+    assert debate.is_demo and debate.status == DebateStatus.DONE
+    # Both objections that counted were answered; the third raised the conceded exception.
+    assert debate.output["status"] == "grounded_in"
+    assert len(debate.output["answered_by_rebuttal"]) == 1
+    assert list(Defence.objects.values_list("status", flat=True)) == [
+        "refused",
+        "accepted",
+        "accepted",
+    ]
+    assert not LLMCall.objects.exists()
+    assert (
+        DebateEvent.objects.filter(debate=debate, type="stress_status").count() == 6
+    )  # student, validation, concessions, 3 answers
+    page = client.get(reverse("stresstests:detail", args=[stress.pk])).content.decode()
+    assert "Your claim stands against every objection raised" in page
+    assert 'name="answer"' not in page  # a demo cannot be answered
+
+
+def test_it_says_a_key_is_needed_for_a_new_stress_test(
+    no_anthropic_key, client, finished_argument
+) -> None:
+    call_command("load_demo_stress_test")
+
+    page = client.get(reverse("stresstests:start", args=[finished_argument.pk])).content.decode()
+
+    assert "Key needed" in page and "See the demo stress test" in page
+    response = client.post(reverse("stresstests:start", args=[finished_argument.pk]))
+    assert response.status_code == 400
