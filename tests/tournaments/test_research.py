@@ -101,3 +101,25 @@ def test_the_fingerprint_depends_on_what_is_searched() -> None:
         Research(context="", case_file_id=1).fingerprint
         != Research(context="", case_file_id=2).fingerprint
     )
+
+
+def test_a_query_searches_the_case_file_when_there_is_one(fake_anthropic, fake_model) -> None:
+    from django.contrib.auth import get_user_model
+
+    from casefiles import services as casefiles
+
+    owner = get_user_model().objects.create_user("owner", password="a-long-enough-pass")
+    case_file = casefiles.create_case_file(owner=owner, title="Scaling notes")
+    casefiles.add_source(
+        case_file=case_file,
+        title="Ops review",
+        text="Read replicas and connection pooling carried the exam-week load.",
+    )
+    fake_model.research = True
+
+    tournament, _ = _play(case_file=case_file)
+
+    turn = Turn.objects.get(match__tournament=tournament, kind="defence", model="beta-1")
+    [record] = turn.tool_calls
+    assert record["results"][0]["source"] == "Ops review"
+    assert "Read replicas" in record["results"][0]["text"] and record["confidence"] > 0
