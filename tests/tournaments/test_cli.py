@@ -1,0 +1,130 @@
+"""``manage.py tournament``: end to end through the real SDK and the fake server; bad options."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from tests.fakes.tournament_model import CONSENSUS
+from tests.tournaments.conftest import MODELS
+from tournaments.models import Match, Rating
+
+ROOT = Path(__file__).resolve().parents[2]
+QUESTION = "Which database for a 10,000-student course platform?"
+
+
+def _cli(*args: str) -> tuple[dict, str]:
+    out, err = StringIO(), StringIO()
+    call_command("tournament", *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_runs_a_tournament_and_exports_json(fake_model) -> None:
+    fake_model.strength = {"gamma-1": 90}
+
+    out, err = _cli(
+        "--decision-type",
+        "database",
+        "--context",
+        QUESTION,
+        "--models",
+        *MODELS,
+        "--budget",
+        "5",
+        "--export-format",
+        "json",
+        "--show-selection",
+        "--show-debate",
+    )
+
+    data = json.loads(out)
+    assert data["question"] == QUESTION
+    assert data["decisionType"] == "database"
+    assert sorted(data["models"]) == sorted(MODELS)
+    assert data["status"] == "done"
+    result = data["result"]
+    assert result["finalWinner"] == "gamma-1"
+    assert result["finalRecommendation"] == CONSENSUS
+    assert result["complete"] is True
+    assert len(result["matches"]) == 3 == Match.objects.count()
+    assert all(m["convergence"] == [100.0] for m in result["matches"])
+    assert Rating.objects.filter(decision_type="database").count() == 4
+    # Progress lines, the selection and the transcript go to stderr, not into the JSON.
+    assert "Models in seed order:" in err
+    assert "match_started" not in err and "started" in err
+    assert "convergence 100" in err
+    assert "(challenge): weaknesses:" in err
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_prints_a_markdown_report(fake_model) -> None:
+    out, _ = _cli(
+        "--decision-type", "database", "--context", QUESTION, "--models", *MODELS[:2],
+        "--budget", "5", "--export-format", "markdown", "--no-cache",
+    )  # fmt: skip
+
+    assert out.startswith(f"# Tournament: {QUESTION}")
+    assert "## Recommendation" in out and CONSENSUS in out
+
+
+@pytest.mark.django_db
+def test_it_refuses_a_budget_below_the_estimate_with_status_2(tournament_prices, fake_anthropic):
+    with pytest.raises(CommandError) as caught:
+        _cli("--decision-type", "database", "--context", QUESTION, "--budget", "0.0001")
+
+    assert caught.value.returncode == 2
+    assert "over its budget" in str(caught.value)
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SECRET_KEY": "x"}
+    return subprocess.run(
+        [sys.executable, "manage.py", "tournament", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--context", "q"],  # no decision type
+        ["--decision-type", "weather", "--context", "q"],
+        ["--decision-type", "database", "--context", "q", "--max-rounds", "x"],
+        ["--decision-type", "database", "--context", "q", "--budget", "-1"],
+        ["--decision-type", "database", "--context", "q", "--convergence-threshold", "120"],
+        ["--decision-type", "database", "--context", "q", "--export-format", "pdf"],
+    ],
+)
+def test_it_exits_2_with_one_line_for_bad_options(args) -> None:
+    done = _run(*args)
+
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_it_explains_each_option_in_help() -> None:
+    done = _run("--help")
+
+    assert done.returncode == 0
+    for option in (
+        "--decision-type", "--context", "--models", "--tournament-size", "--budget",
+        "--max-rounds", "--convergence-threshold", "--force-diversity", "--show-debate",
+        "--show-selection", "--export-format", "--no-cache",
+    ):  # fmt: skip
+        assert option in done.stdout
+    assert "The most the tournament may spend" in done.stdout
