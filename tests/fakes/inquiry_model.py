@@ -154,3 +154,11 @@ _DEFAULT = FakeInquiryModel()
 def respond(body: dict[str, Any]) -> Reply:
     """Module-level responder for ``--responder tests.fakes.inquiry_model:respond``."""
     return _DEFAULT(body)
+
+
+_DISSENT = FakeInquiryModel(dissent=True)
+
+
+def respond_dissent(body: dict[str, Any]) -> Reply:
+    """The ``dissent`` scenario as a module-level responder (three full rounds)."""
+    return _DISSENT(body)
