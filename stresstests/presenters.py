@@ -102,6 +102,7 @@ def _svg(state, outcome) -> str:
 
 def status_context(stress: StressTest, *, user) -> dict:
     debate = stress.debate
+    debate.refresh_from_db()  # a defence may have queued it a moment ago
     state = load_state(debate)
     outcome = compute(state)
     names = ELEMENT_NAMES()
@@ -130,6 +131,7 @@ def status_context(stress: StressTest, *, user) -> dict:
                 "pending": any(d.status == DefenceStatus.PENDING for d in answers),
                 "can_defend": can_defend
                 and not accepted
+                and not any(d.status == DefenceStatus.PENDING for d in answers)
                 and attack.from_key not in answered
                 and len(answers) < stress.round_limit,
             }
