@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "inquiries",
     "tournaments",
     "stresstests",
+    "classroom",
     "axes",
 ]
 
