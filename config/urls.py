@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include("trials.urls")),
     path("", include("casefiles.urls")),
     path("", include("stresstests.urls")),
+    path("", include("tournaments.urls")),
 ]
 
 admin.site.site_header = _("Argue — instructors")

@@ -1,0 +1,192 @@
+"""The tournament pages through Django's test client: access, escaping, CSRF, content."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from debates.models import Debate
+from tests.tournaments.conftest import MODELS
+from tests.tournaments.pages_support import finished_tournament
+from tournaments.models import Match, Rating, Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HOSTILE = "<script>alert('pwned')</script>"
+
+
+@pytest.fixture
+def ada(client):
+    user = get_user_model().objects.create_user("ada", password="a-long-enough-pass")
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
+def grace():
+    return get_user_model().objects.create_user("grace", password="a-long-enough-pass")
+
+
+def _pages(debate: Debate) -> list[str]:
+    match = Match.objects.filter(tournament__debate=debate).first()
+    return [
+        reverse("tournaments:detail", args=[debate.pk]),
+        reverse("tournaments:bracket", args=[debate.pk]),
+        reverse("tournaments:match", args=[debate.pk, match.pk]),
+    ]
+
+
+def test_it_shows_the_owner_the_bracket_result_and_matches(client, ada, fake_model) -> None:
+    fake_model.strength = {"gamma-1": 90}
+    debate = finished_tournament(user=ada)
+    detail, bracket, match = _pages(debate)
+
+    page = client.get(detail).content.decode()
+    assert "gamma-1" in page and "Winner" in page
+    assert "Bracket round 2" in page
+    assert "Use PostgreSQL with read replicas" in page
+    assert client.get(bracket).status_code == 200
+
+    shown = client.get(match).content.decode()
+    assert "<svg" in shown and "<polyline" in shown
+    assert "<td>100.0</td>" in shown  # the chart's numbers, in its table
+    assert "Transcript" in shown and "Challenge" in shown
+
+
+def test_it_hides_another_users_tournament(client, ada, grace, fake_model) -> None:
+    debate = finished_tournament(user=grace)
+
+    for url in [*_pages(debate), reverse("debates:events", args=[debate.pk])]:
+        assert client.get(url).status_code == 404, url
+
+
+def test_it_sends_anonymous_visitors_to_sign_in(client, grace, fake_model) -> None:
+    debate = finished_tournament(user=grace)
+    urls = [
+        *_pages(debate),
+        reverse("tournaments:new"),
+        reverse("tournaments:leaderboard"),
+        reverse("tournaments:health"),
+    ]
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
+
+
+def test_it_404s_a_match_of_another_tournament(client, ada, grace, fake_model) -> None:
+    mine = finished_tournament(user=ada, models=MODELS[:2])
+    theirs = finished_tournament(user=grace, models=MODELS[2:])
+    their_match = Match.objects.get(tournament__debate=theirs)
+
+    url = reverse("tournaments:match", args=[mine.pk, their_match.pk])
+    assert client.get(url).status_code == 404
+
+
+def test_it_escapes_the_question_and_model_words(client, ada, fake_model) -> None:
+    debate = finished_tournament(user=ada, question=f"Which database? {HOSTILE}")
+
+    for url in _pages(debate):
+        page = client.get(url).content.decode()
+        assert HOSTILE not in page
+    assert "&lt;script&gt;" in client.get(_pages(debate)[0]).content.decode()
+
+
+def test_it_says_a_key_is_needed_without_one(client, ada, no_anthropic_key) -> None:
+    page = client.get(reverse("tournaments:new")).content.decode()
+
+    assert "An Anthropic API key (ANTHROPIC_API_KEY) is needed to run tournaments." in page
+    assert "disabled" in page
+
+
+def test_it_estimates_the_cost_as_the_form_changes(client, ada, tournament_prices) -> None:
+    url = reverse("tournaments:estimate")
+    few = client.get(url, {"models": MODELS[:1], "max_rounds": "3"}).content.decode()
+    assert "Choose two to five models" in few
+
+    page = client.get(url, {"models": MODELS, "max_rounds": "3"}).content.decode()
+    assert "Estimated cost" in page and "3 matches" in page
+    assert client.get(url, {"models": MODELS, "max_rounds": "x" * 50}).status_code == 200
+
+
+def test_it_starts_a_tournament_from_the_form(client, ada, fake_anthropic, tournament_prices):
+    response = client.post(
+        reverse("tournaments:new"),
+        {
+            "question": "Which cache for sessions?",
+            "decision_type": "cache",
+            "models": MODELS[:2],
+            "max_rounds": "2",
+            "convergence_threshold": "80",
+            "budget_usd": "2.00",
+        },
+    )
+
+    tournament = Tournament.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("tournaments:detail", args=[tournament.debate_id])
+    assert tournament.debate.creator == ada and tournament.decision_type == "cache"
+
+
+def test_it_refuses_a_budget_below_the_estimate_in_plain_words(
+    client, ada, fake_anthropic, tournament_prices
+) -> None:
+    page = client.post(
+        reverse("tournaments:new"),
+        {
+            "question": "Which cache for sessions?",
+            "decision_type": "cache",
+            "models": MODELS,
+            "max_rounds": "5",
+            "convergence_threshold": "80",
+            "budget_usd": "0.01",
+        },
+    ).content.decode()
+
+    assert "over its budget" in page
+    assert not Tournament.objects.exists()
+
+
+def test_it_needs_the_csrf_token_to_start(ada, fake_anthropic, tournament_prices) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(ada)
+
+    response = client.post(
+        reverse("tournaments:new"),
+        {"question": "q", "decision_type": "cache", "models": MODELS[:2], "max_rounds": "1"},
+    )
+
+    assert response.status_code == 403
+    assert not Tournament.objects.exists()
+
+
+def test_it_ranks_models_on_the_leaderboard_with_a_chart(client, ada, grace, fake_model):
+    fake_model.strength = {"gamma-1": 90}
+    finished_tournament(user=grace)
+
+    page = client.get(reverse("tournaments:leaderboard"), {"decision_type": "database"})
+    html = page.content.decode()
+
+    top = Rating.objects.filter(decision_type="database").order_by("-rating").first()
+    assert top.model == "gamma-1"
+    assert html.index("gamma-1") < html.index("delta-1")
+    assert "<polyline" in html and "Ratings after each match" in html
+    # Grace's tournament is not listed for Ada: only aggregates cross users.
+    assert "Which database for a 10,000-student" not in html
+
+
+def test_it_reports_system_health(client, ada, fake_model) -> None:
+    finished_tournament(user=ada)
+
+    html = client.get(reverse("tournaments:health")).content.decode()
+
+    assert "Matches that converged" in html
+    assert "100.0%" in html  # every scripted match converged
+    assert "Cache hit rate" in html
+
+
+def test_it_survives_a_hostile_decision_type(client, ada) -> None:
+    response = client.get(reverse("tournaments:leaderboard"), {"decision_type": HOSTILE})
+    assert response.status_code == 200
+    assert HOSTILE not in response.content.decode()
