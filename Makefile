@@ -21,6 +21,7 @@ run: install
 	DEBUG=$${DEBUG:-1} $(PY) manage.py seed_demo
 	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_debate
 	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_stress_test
+	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_inquiry
 	@echo "Serving on http://$(HOST):$(PORT)/"
 	DEBUG=$${DEBUG:-1} $(VENV)/bin/uvicorn config.asgi:application --lifespan off --host $(HOST) --port $(PORT)
 

@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include("debates.urls")),
     path("", include("trials.urls")),
     path("", include("casefiles.urls")),
+    path("", include("inquiries.urls")),
     path("", include("stresstests.urls")),
     path("", include("tournaments.urls")),
 ]

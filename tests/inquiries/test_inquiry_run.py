@@ -2,45 +2,15 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from casefiles.demo import load_demo_case_file
 from debates.models import DebateEvent, DebateStatus, LLMCall, StageRun
-from debates.orchestrator import run_debate
 from inquiries.audit import verify_chain
 from inquiries.models import AgentOutput, AuditRecord, GateViolation, RegisteredClaim
-from inquiries.services import create_inquiry
 from tests.fakes.inquiry_model import FakeInquiryModel
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def start(fake_anthropic, settings, monkeypatch):
-    settings.LIMITS_EXEMPT_STAFF = True
-    # Created without launching: the test runs the engine itself, in this thread.
-    monkeypatch.setattr("inquiries.services.launch", lambda debate_id: None)
-
-    def start(model: FakeInquiryModel, *, rounds: int = 3):
-        fake_anthropic.responder = model
-        user = get_user_model().objects.create_user("ada", is_staff=True)
-        case_file = load_demo_case_file(owner=user)
-        debate = create_inquiry(
-            user=user,
-            question="Should our city adopt congestion pricing?",
-            case_file_id=case_file.pk,
-            max_rounds=rounds,
-            budget_usd=Decimal("5"),
-        )
-        run_debate(debate_id=debate.pk)
-        debate.refresh_from_db()
-        return debate
-
-    return start
 
 
 def test_it_runs_a_full_inquiry_node_by_node(start) -> None:

@@ -1,0 +1,75 @@
+"""The demo inquiry for newcomers without an API key: scripted words, the real pipeline.
+
+It runs the inquiry format on the shared engine in this process against a
+scripted model served over loopback by the same fake server the tests use,
+so the registry, the Sanad grades, the gates (one agent states a free fact
+and is sent back), the stop check, the audit chain and the final output are
+all computed by the product's own code. Only the agents' words are scripted.
+Idempotent: an existing demo inquiry is left as it is.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+
+from casefiles.demo import load_demo_case_file
+from debates.models import Debate
+
+__all__ = ["DEMO_QUESTION", "load_demo_inquiry"]
+
+DEMO_QUESTION = "Should our city adopt congestion pricing?"
+
+
+@contextmanager
+def _scripted_model():
+    from tests.fakes.anthropic_server import FakeAnthropicServer
+    from tests.fakes.inquiry_model import FakeInquiryModel
+
+    server = FakeAnthropicServer().start()
+    server.responder = FakeInquiryModel(free_fact={"contradiction_finder"}, dissent=True)
+    saved = {k: os.environ.get(k) for k in ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY")}
+    os.environ["ANTHROPIC_BASE_URL"] = server.base_url
+    os.environ["ANTHROPIC_API_KEY"] = "sk-ant-demo-scripted"
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        server.stop()
+
+
+def load_demo_inquiry() -> Debate:
+    existing = Debate.objects.filter(format="inquiry", is_demo=True).first()
+    if existing is not None:
+        return existing
+    import inquiries.services as services
+    from debates.orchestrator import run_debate
+
+    owner, _ = get_user_model().objects.get_or_create(
+        username="demo-inquiries", defaults={"is_active": False}
+    )
+    case_file = load_demo_case_file(owner=owner)
+    launch = services.launch
+    services.launch = lambda debate_id: None  # run here, now, not in a worker
+    try:
+        with _scripted_model():
+            debate = services.create_inquiry(
+                user=owner,
+                question=DEMO_QUESTION,
+                case_file_id=case_file.pk,
+                max_rounds=3,
+                budget_usd=Decimal("1"),
+            )
+            run_debate(debate_id=debate.pk)
+    finally:
+        services.launch = launch
+    Debate.objects.filter(pk=debate.pk).update(is_demo=True)
+    debate.refresh_from_db()
+    return debate

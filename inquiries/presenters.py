@@ -1,0 +1,274 @@
+"""What the inquiry pages show, computed from rows and the stored output (no HTML here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext_lazy as _
+
+from debates.models import Debate, StageRun
+from inquiries.graph import EDGES, NODES, RESEND
+
+__all__ = [
+    "AGENT_LABELS",
+    "GRADE_LABELS",
+    "STOP_SENTENCES",
+    "GraphPicture",
+    "current_node",
+    "graph_picture",
+    "span_pieces",
+]
+
+AGENT_LABELS = {
+    "advocate": _("Advocate"),
+    "sanad_breaker": _("Sanad Breaker"),
+    "contradiction_finder": _("Contradiction Finder"),
+    "risk_officer": _("Risk Officer"),
+    "arbiter": _("Arbiter"),
+}
+
+GRADE_LABELS = {
+    "A": _("A: three or more independent chains"),
+    "B": _("B: two independent chains"),
+    "C": _("C: one line of evidence (chains that share an origin count once)"),
+    "D": _("D: no sound chain"),
+}
+
+STOP_SENTENCES = {
+    "CRITICAL_DEFECT": _(
+        "Stopped: the thesis rests on a claim with no sound evidence chain (grade D)."
+    ),
+    "MAX_ROUNDS": _("Stopped after the last round allowed."),
+    "CONSENSUS": _("Stopped: the agents agree (their confidence in the thesis is within 0.10)."),
+    "STABLE_DISSENT": _(
+        "Stopped: nobody changed position for two rounds, and they still disagree."
+    ),
+    "EVIDENCE_EXHAUSTED": _("Stopped: the last round brought no new evidence."),
+}
+
+NODE_LABELS = {
+    "advocate_opening": _("Advocate's opening"),
+    "sanad_breaker_challenge": _("Sanad Breaker's challenge"),
+    "observer_critiques": _("Observers' critiques"),
+    "advocate_rebuttal": _("Advocate's rebuttal"),
+    "evidence_call_retrieval": _("Evidence retrieval"),
+    "arbiter_close": _("Arbiter's close"),
+    "stop_condition_check": _("Stop check"),
+    "muhasabah_validate_all": _("Self-accounting check"),
+    "finalize_outputs": _("Final outputs"),
+}
+
+
+@dataclass(frozen=True)
+class NodeBox:
+    name: str
+    label: str
+    x: int
+    y: int
+    state: str  # "done", "current", "todo"
+
+
+@dataclass(frozen=True)
+class GraphPicture:
+    width: int
+    height: int
+    boxes: list[NodeBox]
+    lines: list[tuple[int, int, int, int, bool]]  # x1, y1, x2, y2, dashed (conditional)
+
+
+BOX_W, BOX_H, GAP = 220, 34, 16
+
+
+def current_node(debate: Debate) -> str | None:
+    """The node running now: the one after the last saved stage, while the run goes on."""
+    if debate.is_finished:
+        return None
+    last = StageRun.objects.filter(debate=debate).order_by("-id").first()
+    if last is None:
+        return "advocate_opening"
+    name = last.name.removesuffix(RESEND)
+    for edge in EDGES:
+        if edge.source == name:
+            return edge.target
+    return None
+
+
+def graph_picture(debate: Debate) -> GraphPicture:
+    """The node graph as boxes in a column, done / current / to do; the loop drawn at the side."""
+    done = {
+        n.removesuffix(RESEND)
+        for n in StageRun.objects.filter(debate=debate).values_list("name", flat=True)
+    }
+    current = current_node(debate)
+    boxes = []
+    for i, node in enumerate(NODES):
+        state = "current" if node.name == current else ("done" if node.name in done else "todo")
+        boxes.append(
+            NodeBox(node.name, str(NODE_LABELS[node.name]), 10, 10 + i * (BOX_H + GAP), state)
+        )
+    where = {b.name: b for b in boxes}
+    lines = []
+    for edge in EDGES:
+        a, b = where[edge.source], where[edge.target]
+        if b.y > a.y:
+            lines.append(
+                (a.x + BOX_W // 2, a.y + BOX_H, b.x + BOX_W // 2, b.y, bool(edge.condition))
+            )
+        else:  # the loop back: out of the right side, up, and in again
+            right = a.x + BOX_W + 24
+            lines += [
+                (a.x + BOX_W, a.y + BOX_H // 2, right, a.y + BOX_H // 2, True),
+                (right, a.y + BOX_H // 2, right, b.y + BOX_H // 2, True),
+                (right, b.y + BOX_H // 2, b.x + BOX_W, b.y + BOX_H // 2, True),
+            ]
+    height = 20 + len(NODES) * (BOX_H + GAP)
+    return GraphPicture(width=BOX_W + 60, height=height, boxes=boxes, lines=lines)
+
+
+@dataclass(frozen=True)
+class Piece:
+    text: str
+    marked: bool
+
+
+def span_pieces(source_text: str, start: int, end: int, context: int = 300) -> list[Piece]:
+    """A window of the source around [start, end) with the span itself marked."""
+    before = max(0, start - context)
+    after = min(len(source_text), end + context)
+    pieces = []
+    if before < start:
+        pieces.append(Piece(("…" if before else "") + source_text[before:start], False))
+    pieces.append(Piece(source_text[start:end], True))
+    if end < after:
+        pieces.append(
+            Piece(source_text[end:after] + ("…" if after < len(source_text) else ""), False)
+        )
+    return pieces
+
+
+# --- page contexts -----------------------------------------------------------------
+
+
+def estimate_from(form) -> dict | None:
+    """The estimated cost for the form's current values (None until they are valid)."""
+    from decimal import Decimal, InvalidOperation
+
+    from inquiries.services import estimate_inquiry_cost
+
+    if not form.is_bound or not form.is_valid():
+        return None
+    cost = estimate_inquiry_cost(models=form.models(), rounds=form.cleaned_data["max_rounds"])
+    try:
+        budget = Decimal(form.cleaned_data["budget_usd"])
+    except (InvalidOperation, TypeError):
+        budget = None
+    return {"cost": cost, "budget": budget, "fits": budget is None or cost <= budget}
+
+
+def detail_context(debate: Debate, user) -> dict:
+    from inquiries.models import AgentOutput
+
+    output = debate.output or {}
+    outputs = list(
+        AgentOutput.objects.filter(inquiry_id=debate.pk)
+        .order_by("id")
+        .prefetch_related("violations")
+    )
+    claims = output.get("claims") or []
+    return {
+        "debate": debate,
+        "inquiry": debate.inquiry,
+        "graph": graph_picture(debate),
+        "current": current_node(debate),
+        "node_labels": NODE_LABELS,
+        "outputs": outputs,
+        "agent_labels": AGENT_LABELS,
+        "output": output,
+        "claims": claims,
+        "material_claims": [c for c in claims if c.get("material")],
+        "grade_labels": GRADE_LABELS,
+        "stop_sentence": STOP_SENTENCES.get(debate.stop_reason, ""),
+        "utility": [
+            (AGENT_LABELS.get(agent, agent), values)
+            for agent, values in (output.get("utility") or {}).items()
+        ],
+        "is_owner": debate.creator_id == getattr(user, "pk", None),
+    }
+
+
+def claim_context(claim) -> dict:
+    from casefiles.models import Span
+
+    chains = []
+    for chain in claim.chains:
+        key = chain.get("span", "")
+        source_id, _, ordinal = key[1:].partition(".")
+        span = None
+        if key.startswith("S") and source_id.isdigit() and ordinal.isdigit():
+            span = (
+                Span.objects.select_related("source")
+                .filter(
+                    case_file_id=claim.inquiry.case_file_id,
+                    source_id=int(source_id),
+                    ordinal=int(ordinal),
+                )
+                .first()
+            )
+        chains.append(
+            {
+                "span": key,
+                "source": chain.get("source", ""),
+                "origins": chain.get("origins", []),
+                "found": span,
+                "pieces": span_pieces(span.source.text, span.start, span.end) if span else [],
+            }
+        )
+    return {"claim": claim, "chains": chains, "grade_label": GRADE_LABELS.get(claim.grade, "")}
+
+
+def replay_context(debate: Debate) -> dict:
+    events = list(debate.events.order_by("seq").values("seq", "type", "payload"))
+    return {
+        "debate": debate,
+        "events": events,
+        "agent_labels": AGENT_LABELS,
+        "node_labels": NODE_LABELS,
+    }
+
+
+def export(debate: Debate) -> dict:
+    from inquiries.models import AgentOutput, AuditRecord, RegisteredClaim
+
+    return {
+        "id": debate.pk,
+        "format": "inquiry",
+        "question": debate.topic,
+        "status": debate.status,
+        "caseFile": {"id": debate.inquiry.case_file_id, "title": debate.inquiry.case_file.title},
+        "output": debate.output,
+        "claims": list(
+            RegisteredClaim.objects.filter(inquiry_id=debate.pk)
+            .order_by("id")
+            .values("key", "text", "grade", "registered_by", "round", "chains", "defects")
+        ),
+        "outputs": list(
+            AgentOutput.objects.filter(inquiry_id=debate.pk)
+            .order_by("id")
+            .values(
+                "round",
+                "node",
+                "agent",
+                "attempt",
+                "content",
+                "position",
+                "record",
+                "accepted",
+                "dropped",
+            )
+        ),
+        "audit": list(
+            AuditRecord.objects.filter(inquiry_id=debate.pk)
+            .order_by("seq")
+            .values("seq", "node", "round", "input_hash", "output_hash", "prev_hash", "record_hash")
+        ),
+    }
