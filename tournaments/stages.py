@@ -79,6 +79,7 @@ from tournaments.schemas import (
     ChallengeResponse,
     ConfidenceFactors,
     DefenceResponse,
+    ModelResponse,
     RecommendationDraft,
 )
 from tournaments.semantic_hook import semantic_function
@@ -140,11 +141,33 @@ def _spec(
     )
 
 
-def _costs(debate: Debate, results: list[CallResult]) -> dict[str, Decimal]:
-    """What each request cost, from the ledger (replayed calls included), by request hash."""
+def _ledger(debate: Debate, results: list[CallResult]) -> dict[str, dict[str, Any]]:
+    """The ledger rows of the stage's requests (replayed calls included), by request hash."""
     hashes = [r.spec.request_hash for r in results]
-    rows = LLMCall.objects.filter(debate=debate, request_hash__in=hashes)
-    return {h: c for h, c in rows.values_list("request_hash", "cost_usd")}
+    rows = LLMCall.objects.filter(debate=debate, request_hash__in=hashes).values(
+        "request_hash", "cost_usd", "input_tokens", "output_tokens", "latency_ms"
+    )
+    return {row["request_hash"]: row for row in rows}
+
+
+def _costs(debate: Debate, results: list[CallResult]) -> dict[str, Decimal]:
+    """What each request cost, from the ledger, by request hash."""
+    return {h: row["cost_usd"] for h, row in _ledger(debate, results).items()}
+
+
+def _content(kind: str, model: str, result: CallResult, row: dict[str, Any] | None) -> dict:
+    """A turn's stored reply; an initial recommendation gets the call's metadata."""
+    if kind != TurnKind.INITIAL:
+        return result.parsed.model_dump(mode="json")
+    row = row or {}
+    response = ModelResponse(
+        **result.parsed.model_dump(),
+        model_id=model,
+        input_tokens=row.get("input_tokens", 0),
+        output_tokens=row.get("output_tokens", 0),
+        response_seconds=round(row.get("latency_ms", 0) / 1000, 3),
+    )
+    return response.model_dump(mode="json")
 
 
 def _why(error: LLMError | None) -> str:
@@ -221,14 +244,15 @@ def _save_turns(
 ) -> StopDecision | None:
     """Turns for every side that answered; forfeits for sides that did not."""
     _, r = split_round(code)
-    costs = _costs(debate, results)
+    ledger = _ledger(debate, results)
     for match_id, sides in _by_match(results, match_ids).items():
         match = Match.objects.select_for_update().get(pk=match_id)
         failed = {model: res for model, res in sides.items() if not res.ok}
         if len(failed) == 2:
             return _both_failed(state, stage=stage, code=code, match=match, failed=failed)
         for model, res in sides.items():
-            cost = costs.get(res.spec.request_hash, Decimal(0))
+            row = ledger.get(res.spec.request_hash)
+            cost = row["cost_usd"] if row else Decimal(0)
             _add_cost(match, model, cost)
             if res.ok:
                 Turn.objects.create(
@@ -236,7 +260,7 @@ def _save_turns(
                     round=r,
                     kind=kind,
                     model=model,
-                    content=res.parsed.model_dump(mode="json"),
+                    content=_content(kind, model, res, row),
                     tool_calls=list(res.tool_calls),
                     cost_usd=cost,
                 )

@@ -12,6 +12,7 @@ from tests.fakes.tournament_model import CONSENSUS
 from tests.tournaments.conftest import MODELS
 from tournaments import stages
 from tournaments.models import Match, MatchStatus, Rating, RatingChange, Turn
+from tournaments.schemas import ModelResponse
 from tournaments.services import create_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -182,3 +183,15 @@ def test_it_records_live_events_for_the_bracket(fake_model) -> None:
     assert types.count("match_convergence") == 1
     finished = debate.events.get(type="match_finished").payload
     assert finished["winner"] and set(finished["ratings"]) == {"alpha-1", "beta-1"}
+
+
+def test_an_initial_recommendation_carries_the_call_s_metadata(fake_model) -> None:
+    tournament = _start(models=["alpha-1", "beta-1"])
+    _run(tournament)
+
+    turn = Turn.objects.get(match__tournament=tournament, kind="initial", model="alpha-1")
+    response = ModelResponse.model_validate(turn.content)
+    assert response.model_id == "alpha-1"
+    assert response.input_tokens > 0 and response.output_tokens > 0
+    assert response.response_seconds >= 0
+    assert response.confidence_factors.overall() == pytest.approx(0.7)
