@@ -1,0 +1,77 @@
+"""The demo tournament: loaded once, seen by a newcomer without an API key."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.urls import reverse
+
+from debates.models import Debate
+from tests.tournaments.pages_support import finished_tournament
+from tournaments.demo import DEMO_FIXTURE, import_tournament, tournament_json
+from tournaments.models import Match, Rating, RatingChange
+
+pytestmark = pytest.mark.django_db
+
+
+def _load() -> str:
+    out = StringIO()
+    call_command("load_demo_tournament", stdout=out)
+    return out.getvalue()
+
+
+def test_it_loads_the_demo_once() -> None:
+    assert "Loaded" in _load()
+    assert "already there" in _load()
+
+    debate = Debate.objects.get(format="tournament", is_demo=True)
+    assert Match.objects.filter(tournament__debate=debate).count() == 3
+    assert RatingChange.objects.count() == 6
+
+
+def test_it_shows_the_demo_to_a_newcomer_without_a_key(client, no_anthropic_key) -> None:
+    _load()
+    newcomer = get_user_model().objects.create_user("newcomer", password="a-long-enough-pass")
+    client.force_login(newcomer)
+    debate = Debate.objects.get(format="tournament", is_demo=True)
+
+    new = client.get(reverse("tournaments:new")).content.decode()
+    assert reverse("tournaments:detail", args=[debate.pk]) in new
+
+    board = client.get(reverse("tournaments:leaderboard")).content.decode()
+    assert debate.topic in board and "scripted-cedar" in board and "<polyline" in board
+
+    page = client.get(reverse("tournaments:detail", args=[debate.pk])).content.decode()
+    assert "scripted models" in page and "scripted-cedar" in page
+    for match in Match.objects.filter(tournament__debate=debate):
+        shown = client.get(reverse("tournaments:match", args=[debate.pk, match.pk]))
+        assert shown.status_code == 200
+
+
+def test_the_fixture_is_a_real_run() -> None:
+    data = json.loads(DEMO_FIXTURE.read_text(encoding="utf-8"))
+    statuses = sorted(m["status"] for m in data["matches"])
+    assert statuses == ["converged", "converged", "forced"]
+    forced = next(m for m in data["matches"] if m["status"] == "forced")
+    # A disputed match is an Elo draw between equals: nobody moves.
+    assert all(c["before"] == c["after"] for c in forced["rating_changes"])
+    assert data["debate"]["output"]["finalWinner"] == "scripted-cedar"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_export_imports_back_to_the_same_tournament(fake_model) -> None:
+    fake_model.strength = {"gamma-1": 90}
+    debate = finished_tournament()
+    data = tournament_json(debate)
+    ratings = dict(Rating.objects.values_list("model", "rating"))
+    Rating.objects.all().delete()
+
+    copy = import_tournament(data=data, is_demo=True)
+
+    assert copy.output["finalWinner"] == debate.output["finalWinner"]
+    assert tournament_json(copy)["matches"] == data["matches"]
+    assert dict(Rating.objects.values_list("model", "rating")) == ratings
