@@ -6,12 +6,13 @@ from tests.fakes.tournament_model import FakeTournamentModel
 
 PRICE = {"input": Decimal("1"), "output": Decimal("5")}
 MODELS = ["alpha-1", "beta-1", "gamma-1", "delta-1"]
+FIFTH = "epsilon-1"
 
 
 @pytest.fixture
 def tournament_prices(settings):
     """Prices for the test models (one family each), so costs are not zero."""
-    settings.LLM_PRICES = {**settings.LLM_PRICES, **{m: PRICE for m in MODELS}}
+    settings.LLM_PRICES = {**settings.LLM_PRICES, **{m: PRICE for m in [*MODELS, FIFTH]}}
     settings.TOURNAMENT_MODELS = MODELS
     settings.LLM_MAX_RETRIES = 1
     settings.TOURNAMENT_SEMANTIC = ""

@@ -9,7 +9,7 @@ import pytest
 from debates.models import Debate, DebateStatus, LLMCall, StageRun
 from debates.orchestrator import run_debate
 from tests.fakes.tournament_model import CONSENSUS
-from tests.tournaments.conftest import MODELS
+from tests.tournaments.conftest import FIFTH, MODELS
 from tournaments import stages
 from tournaments.models import Match, MatchStatus, Rating, RatingChange, Turn
 from tournaments.schemas import ModelResponse
@@ -195,3 +195,20 @@ def test_an_initial_recommendation_carries_the_call_s_metadata(fake_model) -> No
     assert response.input_tokens > 0 and response.output_tokens > 0
     assert response.response_seconds >= 0
     assert response.confidence_factors.overall() == pytest.approx(0.7)
+
+
+def test_a_five_model_bracket_gives_the_top_seeds_byes(fake_model) -> None:
+    fake_model.strength = {"epsilon-1": 95}
+    tournament = _start(models=[*MODELS, FIFTH])
+
+    debate = _run(tournament)
+
+    assert debate.status == DebateStatus.DONE, debate.error
+    rounds = list(
+        Match.objects.filter(tournament=tournament).values_list("bracket_round", flat=True)
+    )
+    assert rounds == [1, 2, 2, 3]  # 8 slots: one match and three byes, then 2, then the final
+    first = Match.objects.get(tournament=tournament, bracket_round=1)
+    assert {first.model_a, first.model_b} == {tournament.model_ids[3], tournament.model_ids[4]}
+    assert debate.output["finalWinner"] == "epsilon-1"
+    assert len(debate.output["eliminationOrder"]) == 4

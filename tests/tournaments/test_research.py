@@ -5,8 +5,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from debates.models import Debate, DebateStatus, LLMCall
 from debates.orchestrator import run_debate
@@ -125,16 +123,3 @@ def test_a_query_searches_the_case_file_when_there_is_one(fake_anthropic, fake_m
     [record] = turn.tool_calls
     assert record["results"][0]["source"] == "Ops review"
     assert "Read replicas" in record["results"][0]["text"] and record["confidence"] > 0
-
-
-@given(
-    query=st.text(alphabet="abcdefgh .", max_size=40),
-    text=st.text(alphabet="abcdefgh .!?", max_size=400),
-    k=st.integers(min_value=1, max_value=5),
-)
-def test_search_text_returns_at_most_k_ranked_sentences_of_the_text(query, text, k) -> None:
-    found = search_text(query, text, k)
-    assert len(found) <= k
-    shares = [share for _, share in found]
-    assert all(0 < s <= 1 for s in shares) and shares == sorted(shares, reverse=True)
-    assert all(sentence in text for sentence, _ in found)
