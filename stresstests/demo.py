@@ -26,9 +26,9 @@ from debates.stages import _pending
 from debates.stopping import StopDecision
 from stresstests.mapping import elements_of
 from stresstests.models import Defence, StressTest
-from stresstests.schemas import ConcessionVerdicts, DefenceVerdict
+from stresstests.schemas import ConcessionVerdicts, DefenceVerdict, PersonaReply
 from stresstests.state import StressState, load_state
-from stresstests.stress_format import OPENING, STRESS
+from stresstests.stress_format import STRESS
 
 __all__ = ["DEMO_STUDENT", "load_demo_stress_test"]
 
@@ -151,6 +151,8 @@ def _reply(spec, state: StressState, personas: list[Persona], defences: dict):
                 if a.from_key
             ]
         )
+    if spec.output_model is PersonaReply:
+        return PersonaReply(concede=True, counter_proposition="", rationale="")
     if spec.output_model is DefenceVerdict:
         accepted, reason = defences[spec.round]
         return DefenceVerdict(
@@ -219,15 +221,23 @@ def load_demo_stress_test() -> tuple[StressTest, bool]:
             debate=debate, type=events.DEBATE_START, payload=STRESS.start_payload(debate)
         )
     state = load_state(debate)
-    for name, round in OPENING:
-        state = _run_stage(debate, name, round, state, personas, {})
+    done: set[tuple[str, int]] = set()
+
+    def walk(state, verdicts):
+        # The format's own route, as the engine walks it.
+        while (step := STRESS.next_stage(debate, state, frozenset(done))) is not None:
+            state = _run_stage(debate, *step, state, personas, verdicts)
+            done.add(step)
+        return state
+
+    state = walk(state, {})
     objection_keys = [a.from_key for a in state.debate.attacks if a.from_key]
     verdicts = {}
     for seq, (attack_index, text, accepted, reason) in enumerate(DEFENCES, start=1):
         attack = next(a for a in state.debate.attacks if a.from_key == objection_keys[attack_index])
         Defence.objects.create(stress_test=stress, seq=seq, attack_id=attack.id, text=text)
         verdicts[seq] = (accepted, reason)
-        state = _run_stage(debate, "defence", seq, load_state(debate), personas, verdicts)
+        state = walk(load_state(debate), verdicts)
     with transaction.atomic():
         debate.refresh_from_db()
         finish(debate, StopDecision(StopReason.MAX_ROUNDS, "Demo finished."), state=state)

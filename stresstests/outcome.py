@@ -8,8 +8,9 @@ argument), the concessions and the accepted defences go into
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from argumentation.framework import ArgumentationFramework
 from argumentation.grounded import grounded_labelling
 from argumentation.toulmin_graph import (
     Attack,
@@ -28,7 +29,16 @@ from stresstests.mapping import element_of
 from stresstests.models import DefenceStatus
 from stresstests.state import StressState
 
-__all__ = ["Outcome", "compute", "counted_objections", "student_argument"]
+__all__ = [
+    "Outcome",
+    "compute",
+    "counted_objections",
+    "counted_replies",
+    "answerable",
+    "depth",
+    "reply_node",
+    "student_argument",
+]
 
 ATTACK_ROUND = 1
 
@@ -39,6 +49,7 @@ class Outcome:
     status: StatusResult
     labels: dict[str, str]  # framework node -> IN / OUT / UNDEC
     objections: tuple[tuple[AttackView, str], ...]  # (attack, element it hits)
+    replies: tuple[tuple[AttackView, int], ...] = ()  # (a persona's answer back, defence seq)
 
     def as_payload(self) -> dict:
         return {
@@ -51,6 +62,7 @@ class Outcome:
                 for a, element in self.objections
             ],
             "defences": [d.id for d in self.graph.defences],
+            "replies": [{"key": a.from_key, "answers": f"D{seq}"} for a, seq in self.replies],
         }
 
 
@@ -75,22 +87,92 @@ def counted_objections(state: StressState) -> list[tuple[AttackView, str]]:
     return counted
 
 
+def reply_node(key: str) -> str:
+    return f"reply:{key}"
+
+
+def counted_replies(state: StressState) -> list[tuple[AttackView, int]]:
+    """The personas' validated answers back, each with the seq of the defence it attacks."""
+    by_node = {d.node_key: d.seq for d in state.defences if d.node_key}
+    students = {a.speaker_id for a in state.debate.arguments if a.round == 0}
+    return [
+        (attack, by_node[attack.to_key])
+        for attack in state.debate.attacks
+        if attack.status == AttackStatus.VALID
+        and attack.to_key in by_node
+        and attack.speaker_id not in students
+        and attack.from_key
+    ]
+
+
 def compute(state: StressState) -> Outcome:
+    """The claim's status: toulmin_graph's framework, plus the answers back and their answers.
+
+    A persona's answer back attacks the student's defence node; the student's
+    answer to it attacks the answer back (both one way, like a defence).
+    """
     objections = counted_objections(state)
     attacks = [
         Attack(id=a.from_key, type=a.type, target=element, conceded=a.from_key in state.conceded)
         for a, element in objections
     ]
+    objection_keys = {a.from_key for a, _ in objections}
+    accepted = [d for d in state.defences if d.status == DefenceStatus.ACCEPTED]
     defences = [
         Defence(id=f"D{d.seq}", answers=d.attack_key)
-        for d in state.defences
-        if d.status == DefenceStatus.ACCEPTED
+        for d in accepted
+        if d.attack_key in objection_keys
     ]
     graph = build_graph(elements=state.element_map, attacks=attacks, defences=defences)
+    replies = counted_replies(state)
+    if replies:
+        # In the order things happened: an answer back follows the defence it
+        # attacks, a defence of an answer back follows that answer.
+        by_defence = {seq: reply for reply, seq in replies}
+        nodes = list(graph.framework.arguments)
+        edges = set(graph.framework.attacks)
+        present = {str(node) for node in nodes}
+        reply_keys: set[str] = set()
+        for d in accepted:
+            node = defence_node(f"D{d.seq}")
+            if d.attack_key in reply_keys:
+                nodes.append(node)
+                present.add(node)
+                edges.add((node, reply_node(d.attack_key)))
+            reply = by_defence.get(d.seq)
+            if reply is not None and node in present:
+                nodes.append(reply_node(reply.from_key))
+                edges.add((reply_node(reply.from_key), node))
+                reply_keys.add(reply.from_key)
+        graph = replace(graph, framework=ArgumentationFramework(nodes, edges))
+        replies = [(r, seq) for r, seq in replies if r.from_key in reply_keys]
     labels = {str(node): label.value for node, label in grounded_labelling(graph.framework).items()}
     return Outcome(
-        graph=graph, status=claim_status(graph), labels=labels, objections=tuple(objections)
+        graph=graph,
+        status=claim_status(graph),
+        labels=labels,
+        objections=tuple(objections),
+        replies=tuple(replies),
     )
+
+
+def depth(state: StressState, seq: int) -> int:
+    """How deep the student's answer ``seq`` is in its thread: 1 answers an objection."""
+    defence = state.defence(seq)
+    if defence is None:
+        return 0
+    attacked = next((a for a in state.debate.attacks if a.from_key == defence.attack_key), None)
+    parent = next((d for d in state.defences if attacked and d.node_key == attacked.to_key), None)
+    if parent is None or parent.seq >= seq:
+        return 1
+    return depth(state, parent.seq) + 1
+
+
+def answerable(state: StressState) -> dict[str, AttackView]:
+    """What the student may answer: the objections and the answers back, by key."""
+    found = {a.from_key: a for a, _ in counted_objections(state)}
+    found.update({a.from_key: a for a, _ in counted_replies(state)})
+    return found
 
 
 def node_ids(state: StressState) -> dict[str, str]:
@@ -100,6 +182,8 @@ def node_ids(state: StressState) -> dict[str, str]:
         ids[attack_node(attack.from_key)] = attack.from_key
     for d in state.defences:
         ids[defence_node(f"D{d.seq}")] = f"D{d.seq}"
+    for reply, _seq in counted_replies(state):
+        ids[reply_node(reply.from_key)] = reply.from_key
     return ids
 
 

@@ -9,7 +9,7 @@ from debates.models import AttackType
 from debates.presenters import failure_message
 from debates.svg import GraphEdge, GraphNode, GraphWords, render_graph_svg
 from stresstests.models import DefenceStatus, StressTest
-from stresstests.outcome import compute, is_running, node_ids
+from stresstests.outcome import compute, is_running, node_ids, reply_node
 from stresstests.state import load_state
 
 __all__ = ["ELEMENT_NAMES", "STATUS_WORDS", "status_context"]
@@ -82,6 +82,16 @@ def _svg(state, outcome) -> str:
                     claim=defence.text,
                 )
             )
+    for reply, _seq in outcome.replies:
+        nodes.append(
+            GraphNode(
+                id=reply.from_key,
+                label=outcome.labels.get(reply_node(reply.from_key), ""),
+                speaker=reply.speaker,
+                round=reply.round,
+                claim=reply.counter_proposition,
+            )
+        )
     kinds = {attack_node(a.from_key): a.type for a, _e in outcome.objections}
     edges = [
         GraphEdge(
@@ -109,15 +119,43 @@ def status_context(stress: StressTest, *, user) -> dict:
     words, term = STATUS_WORDS()[outcome.status.status]
     deciding = set(outcome.status.deciding)
     answered = outcome.graph.answered_by_rebuttal
-    defences_by_attack: dict[str, list] = {}
-    for defence in stress.defences.order_by("seq"):
-        key = defence.attack.from_argument.key if defence.attack.from_argument else ""
-        defences_by_attack.setdefault(key, []).append(defence)
+    rows = {d.seq: d for d in stress.defences.order_by("seq")}
     can_defend = user.pk == stress.student_id and debate.status == "done" and not debate.is_demo
+    replies = {seq: reply for reply, seq in outcome.replies}
+    objection_keys = {a.from_key for a, _ in outcome.objections}
+
+    def open_for_answer(key: str) -> bool:
+        answers = [d for d in state.defences if d.attack_key == key]
+        return (
+            can_defend
+            and len(answers) < stress.round_limit
+            and not any(
+                d.status in (DefenceStatus.ACCEPTED, DefenceStatus.PENDING) for d in answers
+            )
+        )
+
+    roots: dict[int, str] = {}
+    threads: dict[str, list[dict]] = {}
+    for d in state.defences:
+        if d.attack_key in objection_keys:
+            roots[d.seq] = d.attack_key
+        else:
+            parent = next((seq for seq, r in replies.items() if r.from_key == d.attack_key), None)
+            roots[d.seq] = roots.get(parent, "")
+        thread = threads.setdefault(roots[d.seq], [])
+        thread.append({"kind": "defence", "defence": rows[d.seq]})
+        reply = replies.get(d.seq)
+        if reply is not None:
+            thread.append(
+                {
+                    "kind": "reply",
+                    "attack": reply,
+                    "label": outcome.labels.get(reply_node(reply.from_key), ""),
+                    "can_defend": open_for_answer(reply.from_key),
+                }
+            )
     objections = []
     for attack, element in outcome.objections:
-        answers = defences_by_attack.get(attack.from_key, [])
-        accepted = any(d.status == DefenceStatus.ACCEPTED for d in answers)
         objections.append(
             {
                 "attack": attack,
@@ -127,13 +165,8 @@ def status_context(stress: StressTest, *, user) -> dict:
                 "label": outcome.labels.get(attack_node(attack.from_key), ""),
                 "deciding": attack.from_key in deciding,
                 "answered_by_rebuttal": attack.from_key in answered,
-                "defences": answers,
-                "pending": any(d.status == DefenceStatus.PENDING for d in answers),
-                "can_defend": can_defend
-                and not accepted
-                and not any(d.status == DefenceStatus.PENDING for d in answers)
-                and attack.from_key not in answered
-                and len(answers) < stress.round_limit,
+                "thread": threads.get(attack.from_key, []),
+                "can_defend": attack.from_key not in answered and open_for_answer(attack.from_key),
             }
         )
     labels = outcome.labels

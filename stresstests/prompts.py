@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from debates.prompts import Prompt, argument_lines, persona_system
 from debates.state import ArgumentView, AttackView, PersonaView
 
-__all__ = ["attacks_prompt", "concessions_prompt", "defence_prompt"]
+__all__ = ["attacks_prompt", "concessions_prompt", "defence_prompt", "reply_prompt"]
 
 
 def _context(elements: Mapping[str, str]) -> list[str]:
@@ -81,3 +81,20 @@ def defence_prompt(*, element: str, element_text: str, attack: AttackView, answe
         ]
     )
     return Prompt(system=DEFENCE_SYSTEM, messages=_user(text))
+
+
+def reply_prompt(*, persona: PersonaView, attack: AttackView, answer: str) -> Prompt:
+    """The persona's one chance per round to answer the student's defence back."""
+    text = "\n".join(
+        [
+            "Stress test of a student's argument.",
+            f"Your objection: {attack.counter_proposition}",
+            f"Your reason: {attack.rationale}",
+            "",
+            f"The student's answer to it: {answer}",
+            "",
+            "If the answer settles your objection, concede. If not, answer back once: "
+            "one sentence you assert against the answer, and why it fails. Be fair.",
+        ]
+    )
+    return Prompt(system=persona_system(persona=persona), messages=_user(text))

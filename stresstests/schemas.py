@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from debates.schemas import MAX_ID_CHARS, MAX_VERDICTS, Sentence
+from debates.schemas import MAX_ID_CHARS, MAX_VERDICTS, Sentence, Text
 
-__all__ = ["ConcessionVerdict", "ConcessionVerdicts", "DefenceVerdict"]
+__all__ = ["ConcessionVerdict", "ConcessionVerdicts", "DefenceVerdict", "PersonaReply"]
 
 
 class ConcessionVerdict(BaseModel):
@@ -29,3 +29,11 @@ class DefenceVerdict(BaseModel):
         description="The answer denies the objection itself (its claim or its reason)."
     )
     reason: Sentence = Field(description="One short sentence for the student.")
+
+
+class PersonaReply(BaseModel):
+    concede: bool = Field(description="The student's answer settles your objection.")
+    counter_proposition: Sentence = Field(
+        description="If you do not concede: what you assert against the answer, one sentence."
+    )
+    rationale: Text = Field(description="Why the answer fails; empty if you concede.")

@@ -14,7 +14,7 @@ from debates.services import debates_available, estimate_cost, launch
 from limits.services import admit, lock_user
 from stresstests.mapping import elements_of
 from stresstests.models import Defence, DefenceStatus, StressTest
-from stresstests.outcome import counted_objections
+from stresstests.outcome import answerable
 from stresstests.state import load_state
 from untrusted import clean_text, text_problem
 
@@ -97,9 +97,7 @@ def defend(*, stress: StressTest, attack_key: str, text: str) -> Defence:
         if debate.status != DebateStatus.DONE:
             raise StressError(_("Wait until the stress test has finished its current step."))
         state = load_state(debate)
-        attack = next(
-            (a for a, _element in counted_objections(state) if a.from_key == attack_key), None
-        )
+        attack = answerable(state).get(attack_key)
         if attack is None:
             raise StressError(_("There is no such objection to answer."))
         answers = [d for d in state.defences if d.attack_key == attack_key]

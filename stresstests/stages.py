@@ -34,17 +34,25 @@ from debates.stages import PERSONA_MAX_TOKENS, Attacks, StageOutcome, Validation
 from stresstests import prompts
 from stresstests.mapping import as_argument
 from stresstests.models import Concession, Defence, DefenceRefusal, DefenceStatus, StressTest
-from stresstests.outcome import ATTACK_ROUND, compute, counted_objections, student_argument
+from stresstests.outcome import (
+    ATTACK_ROUND,
+    answerable,
+    compute,
+    counted_objections,
+    depth,
+    student_argument,
+)
 from stresstests.personas import student_persona
-from stresstests.schemas import ConcessionVerdicts, DefenceVerdict
+from stresstests.schemas import ConcessionVerdicts, DefenceVerdict, PersonaReply
 from stresstests.state import StressState, load_state
 
 __all__ = ["EVENT_TYPES", "STAGES"]
 
 STATUS_EVENT = "stress_status"
+REPLY_EVENT = "persona_replied"
 CONCESSIONS_EVENT = "concessions_checked"
 DEFENCE_EVENT = "defence_judged"
-EVENT_TYPES = (STATUS_EVENT, CONCESSIONS_EVENT, DEFENCE_EVENT)
+EVENT_TYPES = (STATUS_EVENT, CONCESSIONS_EVENT, DEFENCE_EVENT, REPLY_EVENT)
 
 CHEAP_MAX_TOKENS = 600
 
@@ -133,7 +141,9 @@ class StressValidation(Validation):
         after = load_state(debate)
         _record_status(debate, after, self.name)
         stop = outcome.stop
-        if stop is not None and stop.reason != StopReason.CRITICAL_DEFECT:
+        # Only the opening validation can stop the run; an answer back left
+        # without a verdict is dropped (not_validated) and the test goes on.
+        if stop is not None and (round > ATTACK_ROUND or stop.reason != StopReason.CRITICAL_DEFECT):
             stop = None
         return StageOutcome(after=after, stop=stop)
 
@@ -204,20 +214,26 @@ class DefenceStage:
 
     @staticmethod
     def _target(state: StressState, round: int):
+        """(defence, the attack it answers, what it defends, that text) or None."""
         defence = state.defence(round)
         if defence is None or defence.status != DefenceStatus.PENDING:
             return None
-        objection = next(
-            ((a, e) for a, e in counted_objections(state) if a.from_key == defence.attack_key),
-            None,
+        attack = answerable(state).get(defence.attack_key)
+        if attack is None:
+            return None
+        element = next(
+            (e for a, e in counted_objections(state) if a.from_key == attack.from_key), None
         )
-        return (defence, *objection) if objection else None
+        if element is not None:
+            return defence, attack, element, state.element_map.get(element, "")
+        earlier = next((d for d in state.defences if d.node_key == attack.to_key), None)
+        return defence, attack, "defence", earlier.text if earlier else ""
 
     def specs(self, *, state: StressState, round: int, cheap_model: str) -> list[CallSpec]:
         target = self._target(state, round)
         if target is None:
             return []
-        defence, attack, element = target
+        defence, attack, element, element_text = target
         return [
             CallSpec(
                 stage=self.name,
@@ -226,7 +242,7 @@ class DefenceStage:
                 model=cheap_model,
                 prompt=prompts.defence_prompt(
                     element=element,
-                    element_text=state.element_map.get(element, ""),
+                    element_text=element_text,
                     attack=attack,
                     answer=defence.text,
                 ),
@@ -309,10 +325,110 @@ def _defence_node(debate: Debate, row: Defence, round: int) -> DebateArgument:
     return node
 
 
+def reply_allowed(state: StressState, seq: int) -> bool:
+    """The persona answers an accepted answer back once, until the thread reaches the limit."""
+    defence = state.defence(seq)
+    return (
+        defence is not None
+        and defence.status == DefenceStatus.ACCEPTED
+        and depth(state, seq) < state.round_limit
+    )
+
+
+class Reply:
+    """The persona whose objection was answered may answer back once (a persona call)."""
+
+    name = "reply"
+
+    @staticmethod
+    def _target(state: StressState, round: int):
+        if not reply_allowed(state, round):
+            return None
+        defence = state.defence(round)
+        attack = next((a for a in state.debate.attacks if a.from_key == defence.attack_key), None)
+        if attack is None or not any(p.id == attack.speaker_id for p in state.debate.personas):
+            return None
+        return defence, attack
+
+    def specs(self, *, state: StressState, round: int, cheap_model: str) -> list[CallSpec]:
+        target = self._target(state, round)
+        if target is None:
+            return []
+        defence, attack = target
+        persona = state.debate.persona(attack.speaker_id)
+        return [
+            CallSpec(
+                stage=self.name,
+                round=round,
+                persona_id=persona.id,
+                model=persona.model,
+                prompt=prompts.reply_prompt(persona=persona, attack=attack, answer=defence.text),
+                output_model=PersonaReply,
+                max_tokens=PERSONA_MAX_TOKENS,
+                expected_output_tokens=200,
+            )
+        ]
+
+    def commit(self, *, debate, state: StressState, round: int, results) -> StageOutcome:
+        target = self._target(state, round)
+        reply = results[0].parsed if results and results[0].ok else None
+        key = None
+        if target is not None and reply is not None and not reply.concede:
+            defence, attack = target
+            counter = reply.counter_proposition.strip()
+            if counter:
+                key = _reply_node(debate, defence, attack, counter, reply.rationale.strip(), round)
+        events.record_event(
+            debate=debate,
+            type=REPLY_EVENT,
+            payload={
+                "round": round,
+                "persona": target[1].speaker if target else None,
+                "conceded": bool(reply is not None and reply.concede),
+                "failed": target is not None and reply is None,
+                "argument": key,
+            },
+        )
+        return StageOutcome(after=load_state(debate))
+
+
+def _reply_node(debate: Debate, defence, attack, counter: str, rationale: str, round: int) -> str:
+    """The answer back: a pending attack on the defence node, validated next."""
+    defence_node = DebateArgument.objects.get(debate=debate, key=defence.node_key)
+    row = Attack.objects.create(
+        debate=debate,
+        round=ATTACK_ROUND + round,
+        speaker_id=attack.speaker_id,
+        to_argument=defence_node,
+        target_key=defence_node.key,
+        type="rebut",
+        target_component="claim",
+        target_index=0,
+        counter_proposition=counter,
+        rationale=rationale,
+        confidence=0.8,
+        status=AttackStatus.PENDING,
+    )
+    node = DebateArgument.objects.create(
+        debate=debate,
+        key=f"A{_next_key_number(debate)}",
+        speaker_id=attack.speaker_id,
+        round=ATTACK_ROUND + round,
+        claim=counter,
+        premises=[rationale] if rationale else [],
+        origin=ArgumentOrigin.ATTACK,
+        origin_attack=row,
+    )
+    row.from_argument = node
+    row.save(update_fields=["from_argument"])
+    return node.key
+
+
 STAGES = {
     "student": Student(),
     "attacks": StressAttacks(),
     "validation": StressValidation(),
     "concessions": Concessions(),
     "defence": DefenceStage(),
+    "reply": Reply(),
 }

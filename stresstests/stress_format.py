@@ -13,8 +13,8 @@ from django.utils.translation import gettext_lazy as _
 
 from debates.formats import Format
 from debates.models import DebateStatus, StopReason
-from stresstests.outcome import compute
-from stresstests.stages import STAGES
+from stresstests.outcome import ATTACK_ROUND, compute, student_argument
+from stresstests.stages import STAGES, reply_allowed
 from stresstests.state import StressState, load_state, state_hash
 
 __all__ = ["STRESS", "plan"]
@@ -23,7 +23,24 @@ OPENING = [("student", 0), ("attacks", 1), ("validation", 1), ("concessions", 1)
 
 
 def plan(state: StressState) -> list[tuple[str, int]]:
-    return OPENING + [("defence", d.seq) for d in state.defences]
+    """The opening, then per answer: its check, the persona's answer back and its validation."""
+    steps = list(OPENING)
+    for d in state.defences:
+        steps.append(("defence", d.seq))
+        if reply_allowed(state, d.seq):
+            steps.append(("reply", d.seq))
+            student = _student_id(state)
+            if any(
+                a.round == ATTACK_ROUND + d.seq and a.speaker_id != student
+                for a in state.debate.attacks
+            ):
+                steps.append(("validation", ATTACK_ROUND + d.seq))
+    return steps
+
+
+def _student_id(state: StressState) -> int | None:
+    student = student_argument(state)
+    return student.speaker_id if student else None
 
 
 def next_stage(debate, state: StressState, done: frozenset) -> tuple[str, int] | None:

@@ -5,6 +5,8 @@
 - the referee's batch (``AttackValidations``): every attack valid;
 - the concession check (``ConcessionVerdicts``): an objection matches a
   conceded exception when its line contains ``conceded_marker``;
+- a persona's answer back (``PersonaReply``): the sentence in ``replies``
+  for that persona, else it concedes;
 - the defence referee (``DefenceVerdict``): an answer equal to the student's
   attacked element is a restatement; one containing ``irrelevant_marker`` is
   irrelevant; anything else is accepted.
@@ -33,6 +35,8 @@ class FakeStressModel:
     attacks: dict[str, tuple[str, str, int, str]]
     conceded_marker: str = "drought"
     irrelevant_marker: str = "banana"
+    # persona name -> what it answers back to the student's defence; absent: it concedes
+    replies: dict[str, str] = field(default_factory=dict)
     requests: list[str] = field(default_factory=list)
 
     def __call__(self, body: dict[str, Any]) -> Reply:
@@ -57,6 +61,15 @@ class FakeStressModel:
                     }
                 )
             return Reply.json({"attacks": drafts})
+        if request.title == "PersonaReply":
+            counter = self.replies.get(request.speaker, "")
+            return Reply.json(
+                {
+                    "concede": not counter,
+                    "counter_proposition": counter,
+                    "rationale": f"Because {counter.lower()}" if counter else "",
+                }
+            )
         if request.title == "AttackValidations":
             return Reply.json(
                 {

@@ -116,3 +116,47 @@ def test_it_refuses_to_start_with_too_few_personas(ada, finished_argument, perso
         services.start_stress_test(
             argument=finished_argument, user=ada, persona_ids=[personas[0].pk]
         )
+
+
+def test_it_lets_the_persona_answer_back_once_and_the_student_answer_again(
+    client, ada, finished_argument, personas, stress_model
+) -> None:
+    stress_model.replies["The Skeptic"] = "Safety also means fewer injuries, not only deaths"
+    stress = _start(finished_argument, ada, personas)
+    stress = _defend(client, stress, _key(stress, "The Empiricist"), "Those cities were matched.")
+    stress = _defend(client, stress, _key(stress, "The Skeptic"), "Deaths are what safety means.")
+
+    # The Skeptic answered back and the referee found it valid: the defence is OUT again.
+    reply = Attack.objects.get(debate=stress.debate, speaker__name="The Skeptic", round=3)
+    assert reply.status == AttackStatus.VALID
+    assert stress.debate.output["status"] == "defeated"
+    assert stress.debate.output["replies"] == [{"key": reply.from_argument.key, "answers": "D2"}]
+    page = client.get(reverse("stresstests:status", args=[stress.pk])).content.decode()
+    assert "The Skeptic answers back" in page
+    assert f'name="attack" value="{reply.from_argument.key}"' in page
+
+    stress = _defend(client, stress, reply.from_argument.key, "Injuries fell there too.")
+
+    # The student's answer to the answer back counts; the Skeptic answered back
+    # once more (round 3 of 3 of this thread), so the claim is defeated again.
+    assert stress.debate.output["status"] == "defeated"
+    assert len(stress.debate.output["replies"]) == 2
+    page = client.get(reverse("stresstests:status", args=[stress.pk])).content.decode()
+    second = stress.debate.output["replies"][1]["key"]
+    assert f'name="attack" value="{second}"' in page  # the third answer of this thread
+    stress = _defend(client, stress, second, "Injury counts fell in every study too.")
+    assert stress.debate.output["status"] == "grounded_in"
+    page = client.get(reverse("stresstests:status", args=[stress.pk])).content.decode()
+    assert 'name="attack"' not in page  # the round limit: no more answering back
+    steps = list(StageRun.objects.filter(debate=stress.debate).values_list("name", "round"))
+    assert steps[4:] == [
+        ("defence", 1),
+        ("reply", 1),
+        ("defence", 2),
+        ("reply", 2),
+        ("validation", 3),
+        ("defence", 3),
+        ("reply", 3),
+        ("validation", 4),
+        ("defence", 4),
+    ]
