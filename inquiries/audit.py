@@ -21,8 +21,10 @@ import hashlib
 import json
 from dataclasses import dataclass
 
+from django.db.models import Prefetch
+
 from inquiries.graph import RESEND
-from inquiries.models import AgentOutput, AuditRecord, Inquiry
+from inquiries.models import AgentOutput, AuditRecord, GateViolation, Inquiry
 
 __all__ = ["GENESIS", "AuditProblem", "record_hash", "verify_chain", "write_record"]
 
@@ -59,9 +61,13 @@ def record_hash(
 def _payload(inquiry: Inquiry, stage_run, before, after) -> dict:
     node = stage_run.name.removesuffix(RESEND)
     attempt = 2 if stage_run.name.endswith(RESEND) else 1
-    outputs = AgentOutput.objects.filter(
-        inquiry=inquiry, round=stage_run.round, node=node, attempt=attempt
-    ).order_by("id")
+    outputs = (
+        AgentOutput.objects.filter(
+            inquiry=inquiry, round=stage_run.round, node=node, attempt=attempt
+        )
+        .order_by("id")
+        .prefetch_related(Prefetch("violations", GateViolation.objects.order_by("id")))
+    )
     new_claims = after.claims[len(before.claims) :]
     new_calcs = after.calcs[len(before.calcs) :]
     payload = {
@@ -73,7 +79,7 @@ def _payload(inquiry: Inquiry, stage_run, before, after) -> dict:
                 "accepted": o.accepted,
                 "dropped": o.dropped,
                 "record": o.record,
-                "violations": [[v.rule, v.detail] for v in o.violations.order_by("id")],
+                "violations": [[v.rule, v.detail] for v in o.violations.all()],
             }
             for o in outputs
         ],

@@ -11,9 +11,11 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass
 
+from django.db.models import Prefetch
+
 from casefiles.models import Source, Span
 from debates.models import Debate
-from inquiries.models import AgentOutput, Inquiry, RegisteredClaim, RetrievedEvidence
+from inquiries.models import AgentOutput, GateViolation, Inquiry, RegisteredClaim, RetrievedEvidence
 
 __all__ = [
     "ClaimView",
@@ -173,9 +175,11 @@ def load_state(debate: Debate) -> InquiryState:
             dropped=o.dropped,
             evidence_requests=tuple(o.evidence_requests),
             claim_refs=tuple(o.claim_refs),
-            violations=tuple((v.rule, v.detail) for v in o.violations.order_by("id")),
+            violations=tuple((v.rule, v.detail) for v in o.violations.all()),
         )
-        for o in AgentOutput.objects.filter(inquiry=inquiry).order_by("id")
+        for o in AgentOutput.objects.filter(inquiry=inquiry)
+        .order_by("id")
+        .prefetch_related(Prefetch("violations", GateViolation.objects.order_by("id")))
     )
     retrieved = list(RetrievedEvidence.objects.filter(inquiry=inquiry).order_by("id"))
     keys: list[str] = []
