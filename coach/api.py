@@ -9,6 +9,11 @@
   -> the draft plus {"advanced": bool, "completed": bool}; a rejection adds
   {"acknowledgement": {"message_id", "text"}}: the coach's stored reply to it.
 - ``POST /api/arguments/<id>/draft`` {field: <step id>, value} -> the draft.
+- ``POST /api/arguments/<id>/advance`` -> the draft plus {"advanced", "completed"}:
+  moves on from a typed step when an assignment's policy forbids proposals.
+
+An instructor's policy (coach.policy) is enforced here: a read-only
+argument (past its due date) refuses every write with 403 ``read_only``.
 
 Conventions: every POST is CSRF-protected by the middleware (the page sends
 X-CSRFToken). An anonymous caller gets 401 ``{"error":
@@ -39,10 +44,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from coach.models import Argument
+from coach.policy import policy_for
 from coach.services import (
     ProposalError,
     accept_proposal,
     admit_turn,
+    advance_typed,
     draft_json,
     reject_proposal,
     run_turn,
@@ -53,7 +60,14 @@ from limits.services import LimitReached
 from untrusted import JSONInputError, loads_json, parse_id, text_problem
 from untrusted.forms import UNSTORABLE_TEXT
 
-__all__ = ["MAX_MESSAGE_CHARS", "api_argument", "api_coach", "api_draft", "api_proposal"]
+__all__ = [
+    "MAX_MESSAGE_CHARS",
+    "api_advance",
+    "api_argument",
+    "api_coach",
+    "api_draft",
+    "api_proposal",
+]
 
 # Longer than any honest chat message; bounds what one turn can cost.
 MAX_MESSAGE_CHARS = 4000
@@ -161,7 +175,7 @@ def api_login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
         except BadRequest as bad:
             return _error(400, bad.code, bad.detail)
         except ProposalError as refused:
-            return _error(400, refused.code, str(refused))
+            return _error(refused.status, refused.code, str(refused))
 
     return wrapper
 
@@ -186,6 +200,30 @@ def _turn_request(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _policy_refusal(user: Any, argument_id: int) -> JsonResponse | None:
+    """An instructor's rule that refuses this turn before anything is stored (coach.policy).
+
+    403 ``read_only`` after the due date, 403 ``coach_off`` when the coach is
+    off for the assignment, 429 ``turn_quota`` when the turns are used up;
+    each with a plain sentence in ``detail``.
+    """
+    argument = _get_argument_for_user(user, argument_id)
+    if argument is None:
+        return None  # begin_turn answers 404
+    policy = policy_for(argument)
+    if policy.locked:
+        return _error(403, "read_only", policy.locked)
+    if not policy.coach:
+        return _error(
+            403,
+            "coach_off",
+            _("The coach is off for this assignment: type each part of your argument yourself."),
+        )
+    if policy.quota_refusal:
+        return _error(429, "turn_quota", policy.quota_refusal)
+    return None
+
+
 def _open_turn(request: HttpRequest) -> HttpResponse | tuple[TurnState, str, str]:
     """Everything before the stream, in one thread hop: who asks, what, and `begin_turn`.
 
@@ -203,6 +241,9 @@ def _open_turn(request: HttpRequest) -> HttpResponse | tuple[TurnState, str, str
         return _error(400, bad.code, bad.detail)
     except LimitReached as refused:
         return _limit_reached(refused)
+    refused = _policy_refusal(request.user, turn["argument_id"])
+    if refused is not None:
+        return refused
     state = begin_turn(owner=request.user, **turn)
     if state is None:
         return _not_found()
@@ -271,3 +312,16 @@ def api_draft(request: HttpRequest, argument_id: int) -> HttpResponse:
     value = _text(body, "value", limit=MAX_FIELD_CHARS)
     argument = save_typed_field(argument=argument, step=step, value=value)
     return JsonResponse(draft_json(argument=argument))
+
+
+@require_POST
+@api_login_required
+def api_advance(request: HttpRequest, argument_id: int) -> HttpResponse:
+    """Move on from a typed step when the coach may not propose (hints only, or off)."""
+    argument = _get_argument_for_user(request.user, argument_id)
+    if argument is None:
+        return _not_found()
+    argument, advanced = advance_typed(argument=argument)
+    return JsonResponse(
+        {**draft_json(argument=argument), "advanced": advanced, "completed": argument.is_complete}
+    )

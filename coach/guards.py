@@ -29,6 +29,11 @@ instructor can read in the admin what the model wanted and what it got.
                       `assistantText` after a blank line, unless the text
                       already ends with it.
 
+An instructor's policy (coach.policy) adds two rules: `advance_gating` also
+holds the text to the assignment's required criteria, and `no_proposals`
+(after `confirmation`, before `schema`) strips every `proposedUpdate` when
+the policy is "hints only".
+
 Confirmation re-attaches after the gating on purpose: the student has just
 accepted in words, and the proposal still waits for their click (the
 accept endpoint), so nothing advances without them.
@@ -60,6 +65,7 @@ __all__ = [
     "empty_value",
     "first_turn_bias",
     "next_step_correction",
+    "no_proposals",
     "question_appending",
     "schema_validation",
     "step_coercion",
@@ -82,6 +88,10 @@ class GuardContext:
     is_rewrite_request: bool = False
     # {"field", "value", "rationale"} or None: the proposal waiting on this step.
     pending_proposal: dict[str, Any] | None = None
+    # An instructor's policy: may the coach propose text at all (False: hints only)?
+    proposals_allowed: bool = True
+    # The current step's text -> the required criteria it misses (names); None: no criteria.
+    criteria_check: Callable[[str], list[str]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +196,9 @@ def _advance_blocker(result: CoachAIResult, context: GuardContext) -> str | None
         return (
             f"{source} fails the {context.current_step} heuristics ({', '.join(verdict.problems)})"
         )
+    unmet = context.criteria_check(text) if context.criteria_check is not None else []
+    if unmet:
+        return f"{source} misses required criteria ({'; '.join(unmet)})"
     confidence = result.confidence
     if confidence is None or confidence < ADVANCE_CONFIDENCE:
         shown = "none" if confidence is None else str(confidence)
@@ -264,6 +277,19 @@ def confirmation(
     )
 
 
+def no_proposals(
+    result: CoachAIResult, context: GuardContext
+) -> tuple[CoachAIResult, GuardDecision]:
+    name = "no_proposals"
+    if context.proposals_allowed:
+        return result, _keep(name, "proposals allowed")
+    if result.proposedUpdate is None:
+        return result, _keep(name, "hints only, and no proposal")
+    return result.model_copy(update={"proposedUpdate": None}), _change(
+        name, "hints only: removed the proposal"
+    )
+
+
 def schema_validation(
     result: CoachAIResult, context: GuardContext
 ) -> tuple[CoachAIResult, GuardDecision]:
@@ -301,6 +327,7 @@ GUARDS: tuple[Guard, ...] = (
     advance_gating,
     next_step_correction,
     confirmation,
+    no_proposals,
     schema_validation,
     question_appending,
 )

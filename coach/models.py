@@ -21,9 +21,11 @@ class Language(models.TextChoices):
 class Provenance(models.TextChoices):
     """Where a step's text came from: instructors grade differently by source."""
 
-    ACCEPTED = "accepted", _("accepted from the coach")
+    ACCEPTED = "accepted", _("the coach's proposal, accepted")
     TYPED = "typed", _("typed by the student")
-    EDITED = "edited", _("edited after accepting")
+    EDITED = "edited", _("the coach's proposal, edited")
+    # The student's own words (said in the chat or typed), proposed back and confirmed.
+    STUDENT_WORDS = "student_words", _("the student's words, accepted")
 
 
 STEP_CHOICES = [(step.id, step.label_en) for step in STEPS]

@@ -10,7 +10,7 @@ API, pages, services and guards consult the policy server-side.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["OPEN", "Policy", "policy_for", "register_policy_source"]
@@ -30,6 +30,8 @@ class Policy:
     criteria_check: Callable[[str, str], list[str]] | None = None
     # One short sentence for the page about the rules in force ("" when none).
     summary: str = ""
+    # {step id: [label of a required criterion, ...]}, shown to the student.
+    requirements: dict[str, list[str]] = field(default_factory=dict)
 
     def unmet(self, step: str, text: str) -> list[str]:
         return self.criteria_check(step, text) if self.criteria_check else []

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from coach.ai import turn_reserve_usd
 from coach.draft import coach_kind, draft_json
 from coach.models import Argument, CoachMessage, Language, Provenance, Role
 from coach.offline import acknowledge_rejection
+from coach.policy import Policy, policy_for
+from coach.provenance import is_students_own
 from coach.steps import field_for, is_step, next_step
 from coach.turn import run_turn
 from limits.services import admit
@@ -26,6 +29,7 @@ __all__ = [
     "ProposalError",
     "accept_proposal",
     "admit_turn",
+    "advance_typed",
     "coach_kind",
     "create_argument",
     "draft_json",
@@ -41,9 +45,28 @@ class ProposalError(ValueError):
     `code` is stable for the API's JSON error; the message is for people.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, status: int = 400) -> None:
         super().__init__(message)
         self.code = code
+        self.status = status
+
+
+def _refuse_if_locked(argument: Argument) -> Policy:
+    """The argument's policy; ProposalError 403 when it is read-only (past its due date)."""
+    policy = policy_for(argument)
+    if policy.locked:
+        raise ProposalError("read_only", policy.locked, status=403)
+    return policy
+
+
+def _refuse_unmet(policy: Policy, *, step: str, text: str) -> None:
+    unmet = policy.unmet(step, text)
+    if unmet:
+        raise ProposalError(
+            "criteria_not_met",
+            gettext("Your instructor asks for more before you move on: %(missing)s.")
+            % {"missing": "; ".join(unmet)},
+        )
 
 
 def admit_turn(*, user) -> None:
@@ -76,8 +99,10 @@ def accept_proposal(*, argument: Argument, value: str | None = None) -> tuple[Ar
 
     Returns the updated argument and whether it advanced to a next step
     (False when accepting the rebuttal completed the argument instead).
-    Provenance is "accepted" when the coach's text is kept as proposed,
-    "edited" when the student changed it before accepting.
+    Provenance is "student_words" when the accepted text is (nearly) the
+    student's own, said in the chat or typed for this step (the coach only
+    proposed it back: coach.provenance); else "accepted" when the coach's
+    text is kept as proposed, "edited" when the student changed it.
     """
     with transaction.atomic():
         argument = Argument.objects.select_for_update().get(pk=argument.pk)
@@ -90,10 +115,22 @@ def accept_proposal(*, argument: Argument, value: str | None = None) -> tuple[Ar
         text = (value if value is not None else proposal.get("value", "")).strip()
         if not text:
             raise ProposalError("empty_value", "an accepted value cannot be empty")
+        _refuse_unmet(_refuse_if_locked(argument), step=step, text=text)
         field = field_for(step)
+        # The student's own words for this step, before the accepted text replaces them.
+        own = [argument.step_text(step)] + list(
+            CoachMessage.objects.filter(argument=argument, role=Role.USER, step=step).values_list(
+                "text", flat=True
+            )
+        )
         setattr(argument, field, text)
         proposed = (proposal.get("value") or "").strip()
-        provenance = Provenance.ACCEPTED if text == proposed else Provenance.EDITED
+        if is_students_own(text, own):
+            provenance = Provenance.STUDENT_WORDS
+        elif text == proposed:
+            provenance = Provenance.ACCEPTED
+        else:
+            provenance = Provenance.EDITED
         argument.provenance = {**argument.provenance, field: provenance.value}
         argument.pending_proposal = None
         following = next_step(step)
@@ -117,6 +154,7 @@ def reject_proposal(*, argument: Argument) -> tuple[Argument, CoachMessage]:
         argument = Argument.objects.select_for_update().get(pk=argument.pk)
         if not argument.pending_proposal:
             raise ProposalError("no_pending_proposal", "there is no proposal to reject")
+        _refuse_if_locked(argument)
         argument.pending_proposal = None
         argument.save(update_fields=["pending_proposal", "updated_at"])
         step = argument.current_step
@@ -146,6 +184,7 @@ def save_typed_field(*, argument: Argument, step: str, value: str) -> Argument:
     text = value.strip()
     with transaction.atomic():
         argument = Argument.objects.select_for_update().get(pk=argument.pk)
+        _refuse_if_locked(argument)
         if text == getattr(argument, field):
             return argument
         provenance = dict(argument.provenance)
@@ -159,3 +198,37 @@ def save_typed_field(*, argument: Argument, step: str, value: str) -> Argument:
         argument.provenance = provenance
         argument.save()
     return argument
+
+
+def advance_typed(*, argument: Argument) -> tuple[Argument, bool]:
+    """Move on from the current step on the student's own typed text.
+
+    Only where an assignment's policy forbids proposals (hints only, or the
+    coach off): otherwise accepting the coach's proposal is the way on. The
+    text must be there and meet the required criteria. Returns the argument
+    and whether it moved to a next step (False: the argument is complete).
+    """
+    with transaction.atomic():
+        argument = Argument.objects.select_for_update().get(pk=argument.pk)
+        policy = _refuse_if_locked(argument)
+        if policy.proposals:
+            raise ProposalError(
+                "advance_not_allowed", gettext("Accept or edit the coach's proposal to move on.")
+            )
+        if argument.is_complete:
+            raise ProposalError("argument_complete", "the argument is already complete")
+        step = argument.current_step
+        text = argument.step_text(step).strip()
+        if not text:
+            raise ProposalError(
+                "empty_value", gettext("Write this part of your argument before moving on.")
+            )
+        _refuse_unmet(policy, step=step, text=text)
+        argument.pending_proposal = None
+        following = next_step(step)
+        if following is None:
+            argument.completed_at = timezone.now()
+        else:
+            argument.current_step = following
+        argument.save()
+    return argument, following is not None

@@ -126,7 +126,10 @@ def _draft_texts(argument: Any) -> dict[str, str]:
 
 def _context(state: TurnState, message: str) -> GuardContext:
     argument = state.argument
+    policy, step = state.policy, argument.current_step
     return GuardContext(
+        proposals_allowed=policy.proposals,
+        criteria_check=((lambda text: policy.unmet(step, text)) if policy.criteria_check else None),
         current_step=argument.current_step,
         draft_text=argument.current_text(),
         is_first_turn=state.is_first_turn,

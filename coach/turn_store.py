@@ -17,6 +17,7 @@ from typing import Any
 from django.db import transaction
 
 from coach.models import Argument, CoachMessage, CoachTurn, Role
+from coach.policy import OPEN, Policy, policy_for
 from coach.prompts import HISTORY_LIMIT
 from coach.steps import is_step
 from llm import Usage
@@ -66,6 +67,7 @@ class TurnState:
     is_first_turn: bool = True
     user_message_id: int | None = None  # None: an empty message, nothing stored
     shown_step: str = ""  # the step the page showed (the stored message's step)
+    policy: Policy = OPEN  # an instructor's rules for this argument (coach.policy)
 
 
 def save_user_message(
@@ -145,6 +147,7 @@ def begin_turn(
         is_first_turn=not step_messages,
         user_message_id=stored.pk if stored is not None else None,
         shown_step=shown_step,
+        policy=policy_for(argument),
     )
 
 

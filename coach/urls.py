@@ -10,6 +10,7 @@ urlpatterns = [
     path("coach/", views.argument_list, name="argument_list"),
     path("coach/new/", views.argument_new, name="argument_new"),
     path("coach/<int:argument_id>/", views.argument_detail, name="argument_detail"),
+    path("coach/<int:argument_id>/advance/", views.argument_advance, name="argument_advance"),
     # The argument assembled (coach/toulmin_views.py): diagram and downloads.
     path(
         "coach/<int:argument_id>/toulmin/",
@@ -26,4 +27,5 @@ urlpatterns = [
     path("api/arguments/<int:argument_id>", api.api_argument, name="api_argument"),
     path("api/arguments/<int:argument_id>/proposal", api.api_proposal, name="api_proposal"),
     path("api/arguments/<int:argument_id>/draft", api.api_draft, name="api_draft"),
+    path("api/arguments/<int:argument_id>/advance", api.api_advance, name="api_advance"),
 ]

@@ -10,21 +10,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from coach.api import MAX_MESSAGE_CHARS
 from coach.forms import ArgumentForm, SignUpForm
 from coach.models import Argument
-from coach.services import create_argument, draft_json
+from coach.policy import policy_for
+from coach.services import ProposalError, advance_typed, create_argument, draft_json
 from coach.steps import phrases_for
 
-__all__ = ["argument_detail", "argument_list", "argument_new", "signup"]
+__all__ = ["argument_advance", "argument_detail", "argument_list", "argument_new", "signup"]
 
 
 def _get_argument_for_user(request: HttpRequest, argument_id: int) -> Argument:
@@ -81,7 +83,10 @@ def _page_context(argument: Argument) -> dict[str, Any]:
         field = proposal.get("field")
         step = by_id.get(field, {})
         proposal = {**proposal, "label": step.get("label", field), "the": step.get("the", field)}
+    policy = policy_for(argument)
     return {
+        "policy": policy,
+        "required_now": policy.requirements.get(argument.current_step, []),
         "argument": argument,
         "draft": draft,
         "steps": steps,
@@ -146,3 +151,16 @@ def argument_detail(request: HttpRequest, argument_id: int) -> HttpResponse:
         context["messages_list"] = argument.messages.all()
         context["client_strings"] = _client_strings()
         return render(request, "coach/argument_detail.html", context)
+
+
+@login_required
+@require_POST
+def argument_advance(request: HttpRequest, argument_id: int) -> HttpResponse:
+    """Move on from a typed step where the coach may not propose (an assignment's policy)."""
+    argument = _get_argument_for_user(request, argument_id)
+    try:
+        advance_typed(argument=argument)
+    except ProposalError as refused:
+        with translation.override(argument.language):
+            messages.error(request, str(refused))
+    return redirect("coach:argument_detail", argument_id=argument.pk)

@@ -63,6 +63,7 @@ def test_it_runs_the_guards_in_the_documented_order() -> None:
         "advance_gating",
         "next_step_correction",
         "confirmation",
+        "no_proposals",
         "schema_validation",
         "question_appending",
     ]
@@ -308,7 +309,7 @@ def test_it_records_one_decision_per_guard_in_order() -> None:
     outcome = apply_guards(result=raw, context=context("claim"))
     assert [d.name for d in outcome.decisions] == [
         "step_coercion", "empty_value", "first_turn_bias", "advance_gating",
-        "next_step", "confirmation", "schema", "question_appending",
+        "next_step", "confirmation", "no_proposals", "schema", "question_appending",
     ]  # fmt: skip
     final = outcome.result
     assert (final.step, final.proposedUpdate.field, final.nextStep) == ("claim", "claim", "grounds")
@@ -329,4 +330,35 @@ def test_it_names_the_failed_guard_when_rejecting() -> None:
     with pytest.raises(GuardRejected) as caught:
         apply_guards(result=raw, context=context())
     assert caught.value.decisions[-1].name == "schema"
-    assert len(caught.value.decisions) == 7
+    assert len(caught.value.decisions) == 8  # six before schema, no_proposals, then schema
+
+
+# An instructor's policy (coach.policy) -------------------------------------
+
+
+def test_it_strips_every_proposal_when_the_policy_is_hints_only() -> None:
+    raw = result("claim", confidence=0.95, proposedUpdate=proposal("claim"))
+    outcome = apply_guards(result=raw, context=context("claim", proposals_allowed=False))
+    assert outcome.result.proposedUpdate is None
+    decision = next(d for d in outcome.decisions if d.name == "no_proposals")
+    assert decision.changed and "hints only" in decision.reason
+
+
+def test_it_strips_a_proposal_the_confirmation_guard_restored_under_hints_only() -> None:
+    pending = {"field": "claim", "value": GOOD_TEXT["claim"], "rationale": ""}
+    raw = result("claim")
+    ctx = context("claim", proposals_allowed=False, is_confirmation=True, pending_proposal=pending)
+    assert apply_guards(result=raw, context=ctx).result.proposedUpdate is None
+
+
+def test_it_holds_the_advance_to_the_required_criteria() -> None:
+    raw = result("claim", confidence=0.95, shouldAdvance=True, nextStep="grounds")
+    ctx = context(
+        "claim", draft_text=GOOD_TEXT["claim"], criteria_check=lambda text: ["needs a number"]
+    )
+    outcome = apply_guards(result=raw, context=ctx)
+    assert outcome.result.shouldAdvance is None
+    gate = next(d for d in outcome.decisions if d.name == "advance_gating")
+    assert "needs a number" in gate.reason
+    passing = context("claim", draft_text=GOOD_TEXT["claim"], criteria_check=lambda text: [])
+    assert apply_guards(result=raw, context=passing).result.shouldAdvance
