@@ -10,3 +10,12 @@ class ClassroomConfig(AppConfig):
         from coach.policy import register_policy_source
 
         register_policy_source(turn_policy)
+
+        from django.db.models.signals import post_migrate
+
+        from classroom.signals import instructors_group_after_migrate
+
+        # After auth has made this app's permissions (its handler runs first).
+        post_migrate.connect(
+            instructors_group_after_migrate, sender=self, dispatch_uid="classroom.instructors"
+        )

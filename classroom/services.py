@@ -1,0 +1,170 @@
+"""What the classroom does, one keyword-only function per action; views only orchestrate.
+
+- `join_class`: a student joins with a code (rate-limited per user).
+- `add_students`: an instructor adds students by username or e-mail, one per line.
+- `start_submission`: a student's argument for an assignment, created once.
+- `ensure_instructors_group`: the "Instructors" group and exactly its permissions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+from django_ratelimit.core import get_usage
+
+from classroom.models import Assignment, Classroom, Membership, Submission
+from coach.services import create_argument
+
+__all__ = [
+    "INSTRUCTOR_GROUP",
+    "INSTRUCTOR_PERMISSIONS",
+    "JOIN_RATE",
+    "JoinRefused",
+    "LineResult",
+    "add_students",
+    "ensure_instructors_group",
+    "join_class",
+    "make_instructor",
+    "start_submission",
+]
+
+INSTRUCTOR_GROUP = "Instructors"
+# (app label, codename): what an instructor needs, and no more. Classes and
+# assignments are theirs to run; students' work is theirs to read, not change.
+INSTRUCTOR_PERMISSIONS: tuple[tuple[str, str], ...] = (
+    ("classroom", "view_classroom"),
+    ("classroom", "add_classroom"),
+    ("classroom", "change_classroom"),
+    ("classroom", "view_membership"),
+    ("classroom", "add_membership"),
+    ("classroom", "delete_membership"),
+    ("classroom", "view_assignment"),
+    ("classroom", "add_assignment"),
+    ("classroom", "change_assignment"),
+    ("classroom", "view_assignmentextension"),
+    ("classroom", "add_assignmentextension"),
+    ("classroom", "change_assignmentextension"),
+    ("classroom", "delete_assignmentextension"),
+    ("classroom", "view_submission"),
+    ("coach", "view_argument"),
+    ("coach", "view_coachmessage"),
+    ("coach", "view_coachturn"),
+)
+
+# Join attempts per user: enough for typos, too few to guess an 8-letter code.
+JOIN_RATE = (10, 600)
+
+
+class JoinRefused(Exception):
+    """The code joins nothing; the message is a sentence for the student."""
+
+
+@dataclass(frozen=True, slots=True)
+class LineResult:
+    line: str
+    ok: bool
+    message: str
+
+
+def ensure_instructors_group() -> Group:
+    """Create or repair the group so it holds exactly INSTRUCTOR_PERMISSIONS."""
+    group, _created = Group.objects.get_or_create(name=INSTRUCTOR_GROUP)
+    query = Q(pk__in=[])
+    for app_label, codename in INSTRUCTOR_PERMISSIONS:
+        query |= Q(content_type__app_label=app_label, codename=codename)
+    group.permissions.set(Permission.objects.filter(query))
+    return group
+
+
+def make_instructor(*, user: Any) -> Any:
+    """Staff (to reach the admin) in the Instructors group; never a superuser."""
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    user.groups.add(ensure_instructors_group())
+    return user
+
+
+def _join_attempts(user_id: int) -> dict[str, Any] | None:
+    try:
+        return get_usage(
+            None,
+            group="classroom.join",
+            key=lambda group, request: str(user_id),
+            rate=JOIN_RATE,
+            increment=True,
+        )
+    except Exception:  # noqa: BLE001 - a cache that does not answer must not take the site down
+        return None
+
+
+def join_class(*, student: Any, code: str) -> Classroom:
+    """Join the class with this code; JoinRefused (nothing joined) otherwise."""
+    usage = _join_attempts(student.pk)
+    if usage is not None and usage["should_limit"]:
+        raise JoinRefused(
+            _("Too many attempts to join a class. Wait %(minutes)d minutes and try again.")
+            % {"minutes": max(1, int(usage["time_left"]) // 60)}
+        )
+    cleaned = "".join(code.split()).upper()
+    classroom = Classroom.objects.filter(join_code=cleaned).first() if cleaned else None
+    if classroom is None:
+        raise JoinRefused(
+            _("No class has the code “%(code)s”. Check it with your instructor and try again.")
+            % {"code": code.strip()[:20]}
+        )
+    Membership.objects.get_or_create(classroom=classroom, student=student)
+    return classroom
+
+
+def add_students(*, classroom: Classroom, text: str) -> list[LineResult]:
+    """Add existing accounts, one username or e-mail per line; a result per non-empty line."""
+    users = get_user_model().objects
+    results: list[LineResult] = []
+    for raw in text.splitlines():
+        line = raw.strip().strip(",;")
+        if not line:
+            continue
+        found = list(users.filter(Q(username=line) | Q(email__iexact=line))[:2])
+        if len(found) != 1:
+            message = (
+                _("no account has this username or e-mail")
+                if not found
+                else _("several accounts share this e-mail: use the username")
+            )
+            results.append(LineResult(line, False, message))
+            continue
+        _membership, created = Membership.objects.get_or_create(
+            classroom=classroom, student=found[0]
+        )
+        message = _("added") if created else _("already in the class")
+        results.append(LineResult(line, True, message))
+    return results
+
+
+def start_submission(*, assignment: Assignment, student: Any) -> Submission:
+    """The student's argument for this assignment: created from it once, then reused.
+
+    The prompt becomes the argument's title (the coach puts the title in
+    every prompt it sends as the topic), in the assignment's language.
+    """
+    existing = Submission.objects.filter(assignment=assignment, student=student).first()
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            argument = create_argument(
+                owner=student,
+                title=(assignment.prompt.strip() or assignment.title)[:200],
+                language=assignment.language,
+            )
+            return Submission.objects.create(
+                assignment=assignment, student=student, argument=argument
+            )
+    except IntegrityError:  # a second click at the same moment: the first one won
+        return Submission.objects.get(assignment=assignment, student=student)
