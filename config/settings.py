@@ -253,6 +253,7 @@ RATE_LIMITS = {
     "trial": (int(os.environ.get("RATE_TRIALS_PER_HOUR", "10")), 3600),
     "tournament": (int(os.environ.get("RATE_TOURNAMENTS_PER_HOUR", "6")), 3600),
     "stress_test": (int(os.environ.get("RATE_STRESS_TESTS_PER_HOUR", "6")), 3600),
+    "inquiry": (int(os.environ.get("RATE_INQUIRIES_PER_HOUR", "6")), 3600),
 }
 MAX_RUNNING_DEBATES_PER_USER = int(os.environ.get("MAX_RUNNING_DEBATES_PER_USER", "2"))
 # Instructors pay the bill and try things out: no quota or rate for staff.

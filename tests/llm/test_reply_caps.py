@@ -21,6 +21,7 @@ from debates.schemas import (
     PersonaAttacks,
     TopicDecomposition,
 )
+from inquiries.schemas import AgentReply, ArbiterReply
 
 REPLY_MODELS = [
     CoachAIResult,
@@ -32,6 +33,8 @@ REPLY_MODELS = [
     Phase2Output,
     Phase3Output,
     Phase4Output,
+    AgentReply,
+    ArbiterReply,
 ]
 
 
