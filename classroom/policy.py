@@ -8,7 +8,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from classroom.criteria import failed_criteria, parse_required
+from classroom.criteria import criterion, failed_criteria, parse_required
 from classroom.models import CoachPolicy, Submission
 from coach.models import CoachTurn
 from coach.policy import Policy
@@ -64,4 +64,8 @@ def turn_policy(argument: Any) -> Policy | None:
         quota_refusal=quota_refusal,
         criteria_check=check if required else None,
         summary=summary,
+        requirements={
+            step: [criterion(code).label(language) for code in codes]
+            for step, codes in required.items()
+        },
     )

@@ -13,6 +13,7 @@ from django.templatetags.static import static
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
+from classroom.presenters import student_classes
 from coach.models import Argument
 from debates.models import Debate
 from trials.models import Trial
@@ -48,6 +49,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             # Their own debates; the shared demo is offered separately.
             "debates": Debate.objects.filter(creator=user).order_by("-created_at", "-id")[:RECENT],
             "demo_debate": Debate.objects.filter(is_demo=True).order_by("id").first(),
+            "classes": student_classes(user),
         },
     )
 

@@ -1,0 +1,59 @@
+"""What a student's pages show of their classes: read-only shaping, no writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from classroom.models import Assignment, Classroom, Submission
+
+__all__ = ["AssignmentRow", "ClassCard", "assignment_row", "student_classes"]
+
+
+@dataclass(frozen=True, slots=True)
+class AssignmentRow:
+    assignment: Assignment
+    due_at: datetime | None
+    closed: bool
+    submission: Submission | None
+
+
+@dataclass(frozen=True, slots=True)
+class ClassCard:
+    classroom: Classroom
+    assignments: list[AssignmentRow]
+
+
+def assignment_row(
+    assignment: Assignment, *, student: Any, submission: Submission | None
+) -> AssignmentRow:
+    due = assignment.due_for(student)
+    return AssignmentRow(
+        assignment=assignment,
+        due_at=due,
+        closed=due is not None and timezone.now() > due,
+        submission=submission,
+    )
+
+
+def student_classes(student: Any) -> list[ClassCard]:
+    """The classes `student` belongs to, each with its assignments and the student's work."""
+    if not getattr(student, "is_authenticated", False):
+        return []
+    classes = list(Classroom.objects.filter(memberships__student=student).order_by("name"))
+    assignments = Assignment.objects.filter(classroom__in=classes).order_by("due_at", "id")
+    mine = {
+        s.assignment_id: s
+        for s in Submission.objects.filter(
+            student=student, assignment__in=assignments
+        ).select_related("argument")
+    }
+    by_class: dict[int, list[AssignmentRow]] = {c.pk: [] for c in classes}
+    for assignment in assignments.prefetch_related("extensions"):
+        by_class[assignment.classroom_id].append(
+            assignment_row(assignment, student=student, submission=mine.get(assignment.pk))
+        )
+    return [ClassCard(classroom=c, assignments=by_class[c.pk]) for c in classes]

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from classroom import views
+
+app_name = "classroom"
+
+urlpatterns = [
+    path("classes/join/", views.join, name="join"),
+    path("assignments/<int:assignment_id>/", views.assignment_detail, name="assignment_detail"),
+    path("assignments/<int:assignment_id>/start/", views.assignment_start, name="assignment_start"),
+]
