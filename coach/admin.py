@@ -91,10 +91,20 @@ class TurnInline(ReadOnlyInline):
         )
 
 
+def guard_summary(turn: CoachTurn) -> str:
+    """One line for a turn's guards: how many changed the reply, and which."""
+    changed = [d.get("name", "") for d in turn.guard_decisions or [] if d.get("changed")]
+    if not changed:
+        return str(_("guards: no change"))
+    return str(_("guards changed the reply: %(names)s")) % {"names": ", ".join(changed)}
+
+
 def guard_list(turn: CoachTurn) -> str:
-    """Each guard, marked when it changed the reply, with its reason."""
+    """Each guard, marked when it changed the reply, with its reason; collapsed to one line."""
     return format_html(
-        '<ol class="argue-list">{}</ol>',
+        '<details class="argue-guards"><summary>{}</summary><ol class="argue-list">{}</ol>'
+        "</details>",
+        guard_summary(turn),
         format_html_join(
             "",
             "<li>{}{}: {}</li>",

@@ -1,8 +1,10 @@
 """Admin building blocks shared by the apps: students' work and records are view-only.
 
 Instructors read drafts, transcripts, debates and trials in the admin; nobody
-edits them there, because a record must keep matching what happened.
-Deleting stays possible where Django's permissions allow it.
+edits or deletes them there, because a record must keep matching what
+happened (a student's work, a turn, a debate event, a ledger row): no Delete
+button, no delete action. Removing an account still removes its work (the
+foreign keys cascade).
 """
 
 from typing import Any
@@ -14,9 +16,12 @@ __all__ = ["ViewOnlyMixin", "ReadOnlyInline"]
 
 
 class ViewOnlyMixin:
-    """No adding, no changing: for ModelAdmins and inlines alike."""
+    """No adding, no changing, no deleting: for ModelAdmins and inlines alike."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
