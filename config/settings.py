@@ -58,6 +58,8 @@ INSTALLED_APPS = [
     "tournaments",
     "stresstests",
     "classroom",
+    "lti_tool",
+    "lti",
     "axes",
 ]
 

@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("inquiries.urls")),
     path("", include("stresstests.urls")),
     path("", include("tournaments.urls")),
+    path("", include("lti.urls")),
     path("", include("classroom.urls")),
 ]
 

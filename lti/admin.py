@@ -1,0 +1,71 @@
+"""Platform registrations (without the static key fields) and our mappings."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from lti_tool.admin import LtiRegistrationAdmin
+from lti_tool.models import LtiRegistration
+from pylti1p3.exception import LtiException
+from requests import RequestException
+
+from lti import services
+from lti.models import CourseClass, LinkedAssignment
+
+admin.site.unregister(LtiRegistration)
+
+
+@admin.register(LtiRegistration)
+class RegistrationAdmin(LtiRegistrationAdmin):
+    """Issuer, client id, the platform's URLs and deployment ids.
+
+    The tool signs with its own key pair (published at the JWKS URL); the
+    per-registration static key fields are left out so no private key is
+    ever shown or typed here.
+    """
+
+    fieldsets = [LtiRegistrationAdmin.fieldsets[0]]
+    readonly_fields = ["uuid"]
+
+
+@admin.register(CourseClass)
+class CourseClassAdmin(admin.ModelAdmin):
+    list_display = ["context", "classroom", "roster_synced_at"]
+    readonly_fields = ["context", "classroom", "roster_synced_at"]
+    actions = ["sync_roster"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.action(description=_("Add the LMS roster to the class (Names and Roles)"))
+    def sync_roster(self, request, queryset) -> None:
+        for course in queryset.select_related("context__deployment__registration", "classroom"):
+            try:
+                added = services.sync_roster(course=course)
+            except (LtiException, RequestException):
+                self.message_user(
+                    request,
+                    _("The LMS did not send the roster of %(course)s. Try again later.")
+                    % {"course": course.context},
+                    messages.ERROR,
+                )
+                continue
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)d student added to %(class)s.",
+                    "%(count)d students added to %(class)s.",
+                    added,
+                )
+                % {"count": added, "class": course.classroom},
+            )
+
+
+@admin.register(LinkedAssignment)
+class LinkedAssignmentAdmin(admin.ModelAdmin):
+    list_display = ["resource_link", "assignment", "lineitem_url"]
+    readonly_fields = ["resource_link", "lineitem_url", "lineitems_url", "scopes"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
