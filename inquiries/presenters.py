@@ -150,19 +150,31 @@ def span_pieces(source_text: str, start: int, end: int, context: int = 300) -> l
 
 
 def estimate_from(form) -> dict | None:
-    """The estimated cost for the form's current values (None until they are valid)."""
-    from decimal import Decimal, InvalidOperation
+    """The estimated cost for the form's models, rounds and budget, shown before anything else.
 
+    Each of those fields is taken as typed when it is valid, else at its initial
+    value, so the estimate is there on the empty form (as on debates' new page)
+    and does not wait for the question or the case file. None when a typed value
+    is invalid: the form then says what to fix.
+    """
+    from django.core.exceptions import ValidationError
+
+    from inquiries.forms import MODEL_FIELDS
     from inquiries.services import estimate_inquiry_cost
 
-    if not form.is_bound or not form.is_valid():
-        return None
-    cost = estimate_inquiry_cost(models=form.models(), rounds=form.cleaned_data["max_rounds"])
-    try:
-        budget = Decimal(form.cleaned_data["budget_usd"])
-    except (InvalidOperation, TypeError):
-        budget = None
-    return {"cost": cost, "budget": budget, "fits": budget is None or cost <= budget}
+    values = {}
+    for name in (*MODEL_FIELDS, "max_rounds", "budget_usd"):
+        field = form.fields[name]
+        raw = form.data.get(name) if form.is_bound else None
+        try:
+            values[name] = field.clean(field.initial if raw in (None, "") else raw)
+        except ValidationError:
+            return None
+    cost = estimate_inquiry_cost(
+        models={key: values[key] for key in MODEL_FIELDS}, rounds=values["max_rounds"]
+    )
+    budget = values["budget_usd"]
+    return {"cost": cost, "budget": budget, "fits": cost <= budget}
 
 
 def detail_context(debate: Debate, user) -> dict:
@@ -174,8 +186,20 @@ def detail_context(debate: Debate, user) -> dict:
         .order_by("id")
         .prefetch_related("violations")
     )
+    for o in outputs:
+        o.agent_label = AGENT_LABELS.get(o.agent, o.agent)
+        o.node_label = NODE_LABELS.get(o.node, o.node)
     claims = output.get("claims") or []
+    dissent = output.get("dissent") or {}
     return {
+        "violations": [
+            {**v, "agent_label": AGENT_LABELS.get(v.get("agent"), v.get("agent"))}
+            for v in output.get("violations") or []
+        ],
+        "dissent_statements": [
+            (AGENT_LABELS.get(agent, agent), statement)
+            for agent, statement in (dissent.get("statements") or {}).items()
+        ],
         "debate": debate,
         "inquiry": debate.inquiry,
         "graph": graph_picture(debate),
@@ -228,6 +252,10 @@ def claim_context(claim) -> dict:
 
 def replay_context(debate: Debate) -> dict:
     events = list(debate.events.order_by("seq").values("seq", "type", "payload"))
+    for e in events:
+        payload = e["payload"] if isinstance(e["payload"], dict) else {}
+        e["node_label"] = NODE_LABELS.get(payload.get("node"), payload.get("node"))
+        e["agent_label"] = AGENT_LABELS.get(payload.get("agent"), payload.get("agent"))
     return {
         "debate": debate,
         "events": events,

@@ -8,9 +8,11 @@ else is a 404.
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -31,6 +33,8 @@ __all__ = [
     "inquiry_new",
     "inquiry_replay",
 ]
+
+CLAIM_KEY = re.compile(r"C-[0-9]{1,9}")
 
 
 def _get_inquiry_for_user(request: HttpRequest, pk: int) -> Debate:
@@ -105,7 +109,9 @@ def inquiry_live(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def inquiry_claim(request: HttpRequest, pk: int, key: str) -> HttpResponse:
     debate = _get_inquiry_for_user(request, pk)
-    claim = get_object_or_404(RegisteredClaim, inquiry_id=debate.pk, key=key[:12])
+    if not CLAIM_KEY.fullmatch(key):  # junk (a NUL byte breaks PostgreSQL) is simply not found
+        raise Http404
+    claim = get_object_or_404(RegisteredClaim, inquiry_id=debate.pk, key=key)
     context = {"debate": debate, **presenters.claim_context(claim)}
     template = "inquiries/claim.html#chains" if request.htmx else "inquiries/claim.html"
     return render(request, template, context)

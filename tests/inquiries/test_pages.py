@@ -90,7 +90,7 @@ def test_it_starts_an_inquiry_from_the_form_with_csrf(
     client.force_login(owner)
     new = reverse("inquiries:new")
     page = client.get(new)
-    assert page.status_code == 200 and "Estimated cost" not in page.content.decode()
+    assert page.status_code == 200 and "Estimated cost" in page.content.decode()
     data = {
         "question": "Does the charge cut pollution?",
         "case_file": finished.inquiry.case_file_id,
