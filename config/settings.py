@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "tournaments",
     "stresstests",
     "classroom",
+    "feedback",
     "lti_tool",
     "lti",
     "axes",
