@@ -36,7 +36,8 @@ __all__ = [
 
 INSTRUCTOR_GROUP = "Instructors"
 # (app label, codename): what an instructor needs, and no more. Classes and
-# assignments are theirs to run; students' work is theirs to read, not change.
+# assignments are theirs to run; students' work is theirs to read, not change
+# (no change or delete on submissions).
 INSTRUCTOR_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("classroom", "view_classroom"),
     ("classroom", "add_classroom"),
@@ -52,10 +53,10 @@ INSTRUCTOR_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("classroom", "change_assignmentextension"),
     ("classroom", "delete_assignmentextension"),
     ("classroom", "view_submission"),
-    ("coach", "view_argument"),
-    ("coach", "view_coachmessage"),
-    ("coach", "view_coachturn"),
 )
+# No coach permissions: the coach's admin lists every student's work. Instructors
+# read their own students' arguments through the classroom's views (the progress
+# grid and the read-only argument), which are scoped to the classes they teach.
 
 # Join attempts per user: enough for typos, too few to guess an 8-letter code.
 JOIN_RATE = (10, 600)

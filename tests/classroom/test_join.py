@@ -24,7 +24,9 @@ def test_it_joins_a_class_with_its_code(client: Any, other_student: Any, classro
     assert "You joined Rhetoric 101." in response.content.decode()
 
 
-def test_it_joins_nothing_with_a_wrong_code(client: Any, other_student: Any, classroom: Any) -> None:
+def test_it_joins_nothing_with_a_wrong_code(
+    client: Any, other_student: Any, classroom: Any
+) -> None:
     client.force_login(other_student)
     response = client.post("/classes/join/", {"code": "NOPE2345"}, follow=True)
     assert not Membership.objects.filter(student=other_student).exists()

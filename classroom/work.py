@@ -1,0 +1,45 @@
+"""A student's argument as the instructor reads it: diagram, transcript, guards, verdict."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from classroom.models import Submission
+from coach.admin import guard_summary
+from coach.models import CoachTurn
+from coach.steps import STEPS
+from trials.models import Trial
+
+__all__ = ["work_context"]
+
+
+def work_context(submission: Submission) -> dict[str, Any]:
+    """What admin/classroom/work.html shows; nothing in it can change the work."""
+    argument = submission.argument
+    elements = {
+        step.field: {
+            "label": argument.step_label(step.id),
+            "text": getattr(argument, step.field),
+            "provenance": argument.provenance.get(step.field, ""),
+        }
+        for step in STEPS
+    }
+    turns = []
+    for turn in CoachTurn.objects.filter(argument=argument).order_by("created_at", "id"):
+        turns.append(
+            {
+                "turn": turn,
+                "summary": guard_summary(turn),
+                "changed": [d for d in turn.guard_decisions or [] if d.get("changed")],
+                "decisions": turn.guard_decisions or [],
+            }
+        )
+    trial = Trial.objects.filter(argument=argument).order_by("-id").first()
+    return {
+        "submission": submission,
+        "argument": argument,
+        "elements": elements,
+        "messages_list": argument.messages.all(),
+        "turns": turns,
+        "trial": trial,
+    }

@@ -1,0 +1,128 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group
+
+from classroom.models import Classroom, Membership
+from classroom.services import INSTRUCTOR_GROUP, INSTRUCTOR_PERMISSIONS, start_submission
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_gives_the_instructors_group_exactly_its_permissions(teacher: Any) -> None:
+    group = Group.objects.get(name=INSTRUCTOR_GROUP)
+    held = {(p.content_type.app_label, p.codename) for p in group.permissions.all()}
+    assert held == set(INSTRUCTOR_PERMISSIONS)
+    assert teacher.is_staff and not teacher.is_superuser
+
+
+def test_it_leads_the_admin_index_with_the_instructors_classes(
+    client: Any, teacher: Any, other_teacher: Any, assignment: Any
+) -> None:
+    theirs = Classroom.objects.create(name="Someone else's <class>")
+    theirs.instructors.add(other_teacher)
+    client.force_login(teacher)
+    page = client.get("/admin/").content.decode()
+    assert page.index("My classes") < page.index("Rhetoric 101")
+    assert "City centres" in page and "Someone else" not in page
+
+
+def test_it_makes_the_creator_teach_a_new_class(client: Any, teacher: Any) -> None:
+    client.force_login(teacher)
+    response = client.post(
+        "/admin/classroom/classroom/add/",
+        {
+            "name": "Logic",
+            "memberships-TOTAL_FORMS": "0",
+            "memberships-INITIAL_FORMS": "0",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    room = Classroom.objects.get(name="Logic")
+    assert list(room.instructors.all()) == [teacher] and len(room.join_code) == 8
+
+
+def test_it_creates_a_hints_only_assignment_with_criteria(
+    client: Any, teacher: Any, classroom: Any
+) -> None:
+    client.force_login(teacher)
+    response = client.post(
+        "/admin/classroom/assignment/add/",
+        {
+            "classroom": classroom.pk,
+            "title": "Warrants",
+            "prompt": "Is homework useful?",
+            "language": "en",
+            "coach_policy": "hints_only",
+            "turn_quota": "5",
+            "criteria": ["grounds_has_number_or_citation", "warrant_backing_names_source"],
+            "extensions-TOTAL_FORMS": "0",
+            "extensions-INITIAL_FORMS": "0",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    made = classroom.assignments.get(title="Warrants")
+    assert made.required_criteria == {
+        "grounds": ["grounds_has_number_or_citation"],
+        "warrantBacking": ["warrant_backing_names_source"],
+    }
+    assert made.created_by == teacher and made.coach_policy == "hints_only"
+
+
+def test_it_adds_students_by_line_with_a_result_each(
+    client: Any, teacher: Any, classroom: Any, other_student: Any
+) -> None:
+    client.force_login(teacher)
+    url = f"/admin/classroom/classroom/{classroom.pk}/add-students/"
+    page = client.post(url, {"lines": "BEA@example.org\nana\nnobody\n<script>x</script>"})
+    text = page.content.decode()
+    assert Membership.objects.filter(classroom=classroom, student=other_student).exists()
+    assert "added" in text and "already in the class" in text
+    assert "no account has this username or e-mail" in text
+    assert "<script>x</script>" not in text and "&lt;script&gt;" in text
+
+
+def test_it_shows_the_grid_with_who_wrote_each_cell(
+    client: Any, teacher: Any, student: Any, assignment: Any
+) -> None:
+    argument = start_submission(assignment=assignment, student=student).argument
+    argument.claim, argument.grounds = "Cars out.", "40% of trips are short."
+    argument.provenance = {"claim": "student_words", "grounds": "accepted"}
+    argument.current_step = "warrant"
+    argument.save()
+    client.force_login(teacher)
+    page = client.get(f"/admin/classroom/assignment/{assignment.pk}/grid/").content.decode()
+    assert "the student&#x27;s words, accepted" in page
+    assert "the coach&#x27;s proposal, accepted" in page
+    assert page.count('class="cell-done"') == 2 and page.count('class="cell-in_progress"') == 1
+    csv_text = client.get(f"/admin/classroom/assignment/{assignment.pk}/grid.csv").content
+    assert b"ana,warrant,False" in csv_text and b"done,student_words" in csv_text
+    filtered = client.get(f"/admin/classroom/assignment/{assignment.pk}/grid/?reliance=1")
+    assert "ana" in filtered.content.decode()  # one of two written parts from the coach
+    stuck = client.get(f"/admin/classroom/assignment/{assignment.pk}/grid/?stuck=3")
+    assert "No student matches." in stuck.content.decode()
+
+
+def test_it_shows_the_work_read_only_with_guards_collapsed(
+    client: Any, teacher: Any, student: Any, assignment: Any
+) -> None:
+    from coach.models import CoachTurn
+
+    submission = start_submission(assignment=assignment, student=student)
+    argument = submission.argument
+    argument.claim = "<img src=x onerror=alert(1)>"
+    argument.save()
+    CoachTurn.objects.create(
+        argument=argument,
+        step="claim",
+        guard_decisions=[{"name": "no_proposals", "changed": True, "reason": "hints only"}],
+    )
+    client.force_login(teacher)
+    url = f"/admin/classroom/assignment/{assignment.pk}/work/{submission.pk}/"
+    page = client.get(url).content.decode()
+    assert "<img src=x" not in page and "&lt;img src=x" in page
+    assert '<details class="argue-guards"><summary>' in page
+    assert "guards changed the reply: no_proposals" in page
+    assert "t-box t-claim" in page
