@@ -11,7 +11,10 @@ plus ``prev_hash``, the previous record's hash (64 zeros for the first).
 ``verify_chain`` recomputes every hash in order and reports the first record
 that does not match: one whose content was edited (its hash no longer
 matches), one whose link was rewritten (``prev_hash``), or a gap in the
-states (an input hash that is not the previous output hash). The management
+states (an input hash that is not the previous output hash); then it matches
+the records one to one against the engine's ``StageRun`` rows (same name,
+round and hashes, in order), so a record deleted from the end, or one added,
+is caught as well. The management
 command ``verify_inquiry_audit`` runs it.
 """
 
@@ -23,6 +26,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
+from debates.models import StageRun
 from inquiries.graph import RESEND
 from inquiries.models import AgentOutput, AuditRecord, GateViolation, Inquiry
 
@@ -163,4 +167,26 @@ def verify_chain(inquiry_id: int) -> list[AuditProblem]:
                 AuditProblem(record.seq, record.node, "its input is not the previous node's output")
             )
         prev_hash, prev_output = record.record_hash, record.output_hash
-    return problems
+    return sorted(problems + _unmatched_runs(inquiry_id), key=lambda p: p.seq)
+
+
+def _unmatched_runs(inquiry_id: int) -> list[AuditProblem]:
+    """The engine's own rows anchor the chain: every node run (`StageRun`, written in
+    the same transaction as its record) has exactly one record with its name, round
+    and hashes, in order, so a record removed from the end is caught too."""
+    runs = StageRun.objects.filter(debate_id=inquiry_id).order_by("id")
+    records = AuditRecord.objects.filter(inquiry_id=inquiry_id).order_by("seq")
+    expected = [(r.name, r.round, r.input_hash, r.output_hash) for r in runs]
+    found = [(r.node, r.round, r.input_hash, r.output_hash) for r in records]
+    for position, (run, record) in enumerate(zip(expected, found, strict=False), start=1):
+        if run != record:
+            return [AuditProblem(position, run[0], "it does not match the node that ran")]
+    if len(expected) > len(found):
+        seq = len(found) + 1
+        return [
+            AuditProblem(seq, expected[len(found)][0], "the node ran but its record is missing")
+        ]
+    if len(found) > len(expected):
+        seq = len(expected) + 1
+        return [AuditProblem(seq, found[len(expected)][0], "no node run matches it")]
+    return []
