@@ -28,7 +28,7 @@ from inquiries.gates import MuhasabahRecord, muhasabah_violations, no_free_facts
 from inquiries.schemas import AgentReply
 from inquiries.state import InquiryState
 
-__all__ = ["Processed", "Registration", "process_reply", "resolver_for"]
+__all__ = ["Processed", "Registration", "process_reply", "resolver_for", "written_in"]
 
 _LABEL = re.compile(r"\b([NM]\d{1,3})\b")
 
@@ -114,7 +114,7 @@ def process_reply(
         )
     calcs: list[CalcRegistration] = []
     for draft in reply.calcs:
-        missing = [i for i in draft.inputs if i.value not in span_texts.get(i.span, "")]
+        missing = [i for i in draft.inputs if not written_in(i.value, span_texts.get(i.span, ""))]
         if missing:
             violations.append(
                 (
@@ -178,6 +178,16 @@ def process_reply(
         calcs=calcs,
         violations=violations,
     )
+
+
+def written_in(value: str, text: str) -> bool:
+    """Whether `value` holds a number and stands in `text` as a whole number: "20" is
+    not written in "2007" nor in "1.20", "1,200" is in "1,200 cars"."""
+    value = value.strip()
+    if not value or not re.search(r"\d", value):
+        return False
+    pattern = r"(?<![\d.,])" + re.escape(value) + r"(?![\d]|[.,]\d)"
+    return re.search(pattern, text) is not None
 
 
 def _plain_number(value: str) -> str:
