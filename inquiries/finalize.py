@@ -21,7 +21,14 @@ from decimal import Decimal
 from casefiles.models import Span
 from debates.stopping import StopDecision
 from inquiries.gates import cited_ids
-from inquiries.models import AgentOutput, GateViolation, Inquiry, RegisteredClaim, RetrievedEvidence
+from inquiries.models import (
+    AgentOutput,
+    Calc,
+    GateViolation,
+    Inquiry,
+    RegisteredClaim,
+    RetrievedEvidence,
+)
 from inquiries.scoring import agent_utility
 from inquiries.stages import DEBATERS, thesis_claim_ids, thesis_probability
 from inquiries.state import InquiryState
@@ -157,6 +164,17 @@ def final_output(debate, decision: StopDecision, *, state: InquiryState) -> dict
             "statements": {a: latest[a].content for a in dissenters},
         },
         "claims": claim_table,
+        "calcs": [
+            {
+                "id": k.key,
+                "op": k.op,
+                "inputs": k.inputs,
+                "result": k.result,
+                "registeredBy": k.registered_by,
+                "round": k.round,
+            }
+            for k in Calc.objects.filter(inquiry=inquiry).order_by("id")
+        ],
         "utility": utility,
         "violations": [
             {

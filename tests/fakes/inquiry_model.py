@@ -17,6 +17,8 @@ Scenarios (constructor flags):
 - ``agree``: every agent supports the thesis with 0.75 -> CONSENSUS.
 - ``dissent``: the Risk Officer always opposes, the advocate registers a new
   claim each round -> STABLE_DISSENT after three rounds.
+- ``calc``: the advocate's opening also asks for a difference of the first
+  two numbers written in an evidence span (computed by the registry, not here).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ __all__ = ["FakeInquiryModel", "respond"]
 _ROLE = re.compile(r"^ROLE: (\w+)", re.MULTILINE)
 _NODE = re.compile(r"^NODE: (\w+) ROUND: (\d+)", re.MULTILINE)
 _EVIDENCE = re.compile(r"^- (S\d+\.\d+) \[(SRC-\d+)\]: ", re.MULTILINE)
+_EVIDENCE_TEXT = re.compile(r"^- (S\d+\.\d+) \[SRC-\d+\]: (.*)$", re.MULTILINE)
+_NUMBER = re.compile(r"(?<![\d.,])\d[\d,]*(?:\.\d+)?%?")
 _CLAIM = re.compile(r"^- (C-\d+) \(grade ([A-D])\): ", re.MULTILINE)
 _ORIGIN = re.compile(r"^- (SRC-\d+): .*; reports from (SRC-\d+)\)$", re.MULTILINE)
 
@@ -54,6 +58,7 @@ class FakeInquiryModel:
     broken_thesis: bool = False
     agree: bool = False
     dissent: bool = False
+    calc: bool = False
     calls: list[tuple[str, str, int]] = field(default_factory=list)
 
     def __call__(self, body: dict[str, Any]) -> Reply:
@@ -124,6 +129,8 @@ class FakeInquiryModel:
             reply["content"] = (
                 f"Congestion pricing should be adopted, as the evidence shows [{cite}]."
             )
+            if self.calc and node == "advocate_opening":
+                self._add_calc(reply, text)
             reply["record"] = self._record([cite], confidence)
             return reply
         cite = claims[-1] if claims else ""
@@ -136,6 +143,16 @@ class FakeInquiryModel:
             reply["evidence_requests"] = ["ring road nitrogen dioxide"]
         reply["record"] = self._record([cite] if cite else [], confidence if cite else 0.5)
         return reply
+
+    def _add_calc(self, reply: dict, text: str) -> None:
+        for span, words in _EVIDENCE_TEXT.findall(text):
+            numbers = _NUMBER.findall(words)
+            if len(numbers) >= 2:
+                inputs = [{"span": span, "value": n} for n in numbers[:2]]
+                reply["calcs"] = [{"label": "M1", "op": "difference", "inputs": inputs}]
+                reply["content"] += " The two figures differ by [M1]."
+                reply["claim_refs"] = ["M1"]
+                return
 
     def _arbiter(self, text: str) -> dict:
         return {

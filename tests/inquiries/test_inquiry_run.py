@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from django.core.management import call_command
 
+from casefiles.models import Span
 from debates.models import DebateEvent, DebateStatus, LLMCall, StageRun
 from inquiries.audit import verify_chain
-from inquiries.models import AgentOutput, AuditRecord, GateViolation, RegisteredClaim
+from inquiries.models import AgentOutput, AuditRecord, Calc, GateViolation, RegisteredClaim
 from tests.fakes.inquiry_model import FakeInquiryModel
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -107,3 +110,20 @@ def test_the_audit_command_detects_a_modified_record(start) -> None:
 
     with pytest.raises(CommandError, match=f"#{record.seq}"):
         call_command("verify_inquiry_audit", str(debate.pk))
+
+
+def test_it_computes_a_calculation_by_code_from_numbers_in_the_spans(start) -> None:
+    debate = start(FakeInquiryModel(calc=True))
+
+    calc = Calc.objects.get(inquiry_id=debate.pk)
+    spans = {s.key: s.text for s in Span.objects.filter(case_file=debate.inquiry.case_file)}
+    values = [i["value"] for i in calc.inputs]
+    assert calc.key == "K-1" and calc.op == "difference"
+    assert all(i["value"] in spans[i["span"]] for i in calc.inputs)
+    plain = [v.rstrip("%").replace(",", "") for v in values]
+    assert calc.result == str(Decimal(plain[0]) - Decimal(plain[1]))
+    opening = AgentOutput.objects.get(inquiry_id=debate.pk, node="advocate_opening")
+    assert "[K-1]" in opening.content and opening.accepted
+    assert debate.output["calcs"][0]["id"] == "K-1"
+    record = AuditRecord.objects.get(inquiry_id=debate.pk, node="advocate_opening")
+    assert record.payload["calcs"] == [{"id": "K-1", "op": "difference", "result": calc.result}]
