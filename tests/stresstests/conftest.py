@@ -28,6 +28,13 @@ SCRIPT = {
 }
 
 
+@pytest.fixture(autouse=True)
+def _runs_in_threads(settings):
+    """Runs go to the thread pool even with REDIS_URL (no Celery worker in these tests;
+    the Celery path is the engine's, tested in tests/debates/test_celery_worker.py)."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+
+
 @pytest.fixture
 def ada(client):
     user = get_user_model().objects.create_user("ada", password="a-long-enough-pass")
