@@ -23,7 +23,7 @@ from lti_tool.models import Key, LtiResourceLink
 from lti_tool.utils import DjangoToolConfig
 from lti_tool.views import LtiLaunchBaseView
 from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoOIDCLogin
-from pylti1p3.exception import LtiException
+from pylti1p3.exception import LtiException, OIDCException
 from requests import RequestException
 
 from classroom.models import Assignment
@@ -73,12 +73,13 @@ def login_initiation(request: HttpRequest) -> HttpResponse:
     params = request.POST if request.method == "POST" else request.GET
     if not params.get("iss") or not params.get("target_link_uri") or not params.get("login_hint"):
         return _refused(request, _("This link must be opened from your course in the LMS."), 400)
+    services.ensure_tool_key()
     oidc = DjangoOIDCLogin(
         request, DjangoToolConfig(), launch_data_storage=DjangoCacheDataStorage()
     )
     try:
         return oidc.redirect(request.build_absolute_uri(reverse("lti:launch")))
-    except LtiException:
+    except (LtiException, OIDCException):
         return _refused(
             request,
             _("This LMS is not registered here. Ask your administrator to register it."),
@@ -124,11 +125,12 @@ class LaunchView(LtiLaunchBaseView):
     http_method_names = ["post"]
 
     def post(self, request, *args, **kwargs):
+        services.ensure_tool_key()
         try:
             return super().post(request, *args, **kwargs)
         except services.LaunchRefused as refusal:
             return _refused(request, str(refusal), 403)
-        except (LtiException, RequestException, KeyError, ValueError):
+        except (LtiException, OIDCException, RequestException, KeyError, ValueError):
             logger.info("LTI launch refused", exc_info=True)
             return _refused(
                 request,
