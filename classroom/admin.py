@@ -13,6 +13,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
 from django.db.models import Count, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
@@ -36,6 +37,30 @@ from untrusted import parse_int
 # inlines to SubmissionAdmin and their links to the grid's cells here.
 
 
+class NotYoursIs404:
+    """Another instructor's object is a 404 on its change, history and delete pages.
+
+    Django's admin redirects to the index for an object outside the queryset
+    ("doesn't exist. Perhaps it was deleted?"); a plain 404 says nothing more.
+    """
+
+    def _require_own(self, request: HttpRequest, object_id: str) -> None:
+        if self.get_object(request, unquote(object_id)) is None:
+            raise Http404
+
+    def change_view(self, request: HttpRequest, object_id: str, *args: Any, **kwargs: Any) -> Any:
+        self._require_own(request, object_id)
+        return super().change_view(request, object_id, *args, **kwargs)
+
+    def history_view(self, request: HttpRequest, object_id: str, *args: Any, **kwargs: Any) -> Any:
+        self._require_own(request, object_id)
+        return super().history_view(request, object_id, *args, **kwargs)
+
+    def delete_view(self, request: HttpRequest, object_id: str, *args: Any, **kwargs: Any) -> Any:
+        self._require_own(request, object_id)
+        return super().delete_view(request, object_id, *args, **kwargs)
+
+
 class MembershipInline(admin.TabularInline):
     model = Membership
     extra = 0
@@ -45,7 +70,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Classroom)
-class ClassroomAdmin(admin.ModelAdmin):
+class ClassroomAdmin(NotYoursIs404, admin.ModelAdmin):
     list_display = ("name", "join_code", "student_count", "assignment_count", "created_at")
     search_fields = ("name", "join_code")
     readonly_fields = ("join_code", "created_at", "add_students_link")
@@ -160,7 +185,7 @@ class ExtensionInline(admin.TabularInline):
 
 
 @admin.register(Assignment)
-class AssignmentAdmin(admin.ModelAdmin):
+class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
     form = AssignmentForm
     list_display = ("title", "classroom", "due_at", "coach_policy", "turn_quota", "grid_link")
     list_filter = ("coach_policy", "language")
@@ -310,7 +335,7 @@ def _spreadsheet_safe(value: Any) -> Any:
 
 
 @admin.register(Submission)
-class SubmissionAdmin(ViewOnlyMixin, admin.ModelAdmin):
+class SubmissionAdmin(NotYoursIs404, ViewOnlyMixin, admin.ModelAdmin):
     list_display = ("student", "assignment", "started_at", "work_link")
     list_filter = ("assignment",)
     search_fields = ("student__username", "assignment__title")
