@@ -12,6 +12,7 @@ finds (PostgreSQL full-text search, or SQLite FTS5).
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -105,6 +106,26 @@ class Source(models.Model):
     def key(self) -> str:
         """The id agents and chains use for this source."""
         return f"SRC-{self.pk}"
+
+    def clean(self) -> None:
+        """The origin is another source of the same case file, with no loop back to this one."""
+        super().clean()
+        origin = self.upstream_origin
+        if origin is None:
+            return
+        if origin.case_file_id != self.case_file_id or origin.pk == self.pk:
+            raise ValidationError(
+                {"upstream_origin": _("It must be another source of the same case file.")}
+            )
+        if self.pk is not None and origin.root_origin_id() != origin.pk:
+            seen, current = {origin.pk}, origin.upstream_origin
+            while current is not None and current.pk not in seen:
+                if current.pk == self.pk:
+                    raise ValidationError(
+                        {"upstream_origin": _("That source already reports from this one.")}
+                    )
+                seen.add(current.pk)
+                current = current.upstream_origin
 
     def root_origin_id(self) -> int:
         """The first source of the reporting line this source stands in (cycles cut)."""

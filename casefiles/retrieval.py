@@ -6,22 +6,23 @@ operators and punctuation are separators), at most ``MAX_TERMS`` of them. A
 span matches when it holds ANY of them; the database's full-text index finds
 the matching spans:
 
-- PostgreSQL: ``to_tsvector('simple', search_text) @@ to_tsquery('simple',
-  'w1 | w2')`` over a GIN expression index (migration 0003);
-- SQLite: the external-content FTS5 table ``casefiles_span_fts`` with
-  ``"w1" OR "w2"``, kept in step with ``casefiles_span`` by triggers.
+- SQLite: the external-content FTS5 table ``casefiles_span_fts`` (migration
+  0003, kept in step with ``casefiles_span`` by triggers) with ``"w1" OR "w2"``,
+  ranked by FTS5's own ``bm25()``;
+- PostgreSQL: the stored, GIN-indexed ``search_vector`` (migration 0004) with
+  ``to_tsquery('simple', 'w1 | w2')``, ranked by the same BM25 written in SQL.
 
 Both index ``Span.search_text``, the words as ``casefiles.terms`` cuts them, so
-they match the same spans. Ranking is Okapi BM25 (Robertson & Zaragoza 2009,
-"The Probabilistic Relevance Framework: BM25 and Beyond", eq. 3.15; k1 = 1.2,
-b = 0.75, the Lucene idf ``ln(1 + (N - n + 0.5) / (n + 0.5))``, which is never
-negative), computed by the database in one SQL statement over the matching
-spans with statistics of THIS case file only (N spans, their mean length; n
-spans holding the word). The term frequency is the count of `` w `` in the
-padded ``search_text``. Neither ``ts_rank`` nor FTS5's ``bm25()`` is used:
-the first has no idf, the second counts every case file of the table, and
-both backends must give the same ranked answer. Scores are rounded to nine
-decimals and ties broken by span id, so answers are stable and equal.
+they match the same spans, and both rank by FTS5's BM25 (Robertson & Zaragoza
+2009, "The Probabilistic Relevance Framework: BM25 and Beyond", eq. 3.15, as
+SQLite's fts5 documents it: k1 = 1.2, b = 0.75, idf ``ln((N - n + 0.5) /
+(n + 0.5))`` floored at 1e-6, so a word most spans hold weighs almost
+nothing). As in FTS5, N, the mean span length and n count every span of the
+index, not only this case file's. PostgreSQL's ``ts_rank`` is not used: it has
+no idf and would rank differently. On PostgreSQL a word's frequency in a span
+is the number of its positions in the tsvector (which keeps at most 256).
+Scores are rounded to nine decimals and ties broken by span id, so the two
+give the same ranked answer (tests/casefiles/test_retrieval_parity.py).
 
 Nothing the user types can make either query fail: only words of letters and
 digits reach SQL, and as bound parameters.
@@ -38,6 +39,7 @@ from casefiles.terms import MAX_TERMS, query_terms
 __all__ = ["MAX_K", "MAX_TERMS", "SpanHit", "query_terms", "retrieve_spans"]
 
 MAX_K = 50
+# FTS5's bm25() constants (fixed in SQLite), written out for the PostgreSQL twin.
 K1 = 1.2
 B = 0.75
 
@@ -56,80 +58,54 @@ class SpanHit:
     score: float
 
 
-# {terms}: one "(%s, %s)" per term; {matches}: the vendor's index test on span s;
-# {contains}: the vendor's substring test; {ln}, {round}: its functions.
-_BM25 = """
-WITH q(i, pat) AS (VALUES {terms}),
-stats AS (
-    SELECT COUNT(*) AS n, AVG(n_words) AS avgdl FROM casefiles_span WHERE case_file_id = %s
-),
-cand AS MATERIALIZED (
-    SELECT s.id, s.search_text, s.n_words FROM casefiles_span s
-    WHERE s.case_file_id = %s AND {matches}
-),
-tf AS (
-    SELECT c.id, q.i,
-           (LENGTH(c.search_text) - LENGTH(REPLACE(c.search_text, q.pat, ''))) / LENGTH(q.pat) AS f
-    FROM cand c CROSS JOIN q WHERE {contains}
-),
-idf AS (
-    SELECT tf.i, {ln}(1.0 + (stats.n - COUNT(*) + 0.5) / (COUNT(*) + 0.5)) AS w
-    FROM tf CROSS JOIN stats GROUP BY tf.i, stats.n
-),
-scored AS (
-    SELECT tf.id, SUM(
-        idf.w * tf.f * {k1p1} / (tf.f + {k1} * ({one_minus_b} + {b} * c.n_words / stats.avgdl))
-    ) AS score
-    FROM tf JOIN idf ON idf.i = tf.i JOIN cand c ON c.id = tf.id CROSS JOIN stats
-    GROUP BY tf.id
+_SQLITE = """
+WITH top AS MATERIALIZED (
+    SELECT s.id, ROUND(-bm25(casefiles_span_fts), 9) AS score
+    FROM casefiles_span_fts
+    CROSS JOIN casefiles_span s ON s.id = casefiles_span_fts.rowid  -- the index first
+    WHERE casefiles_span_fts MATCH %s AND s.case_file_id = %s
+    ORDER BY score DESC, s.id
+    LIMIT %s
 )
-SELECT s.id, s.ordinal, s.source_id, src.title, s.start, s."end", s.text,
-       {round} AS score
-FROM scored
-JOIN casefiles_span s ON s.id = scored.id
+SELECT s.id, s.ordinal, s.source_id, src.title, s.start, s."end", s.text, top.score
+FROM top
+JOIN casefiles_span s ON s.id = top.id
 JOIN casefiles_source src ON src.id = s.source_id
-ORDER BY score DESC, s.id
-LIMIT %s
+ORDER BY top.score DESC, s.id
 """
 
-_VENDOR = {
-    "postgresql": {
-        "matches": "to_tsvector('simple', s.search_text) @@ to_tsquery('simple', %s)",
-        "contains": "STRPOS(c.search_text, q.pat) > 0",
-        "ln": "LN",
-        "round": "ROUND(scored.score::numeric, 9)::float8",
-        "pair": "(%s::int, %s::text)",
-    },
-    "sqlite": {
-        "matches": "s.id IN (SELECT rowid FROM casefiles_span_fts WHERE casefiles_span_fts MATCH %s)",
-        "contains": "INSTR(c.search_text, q.pat) > 0",
-        "ln": "LN",
-        "round": "ROUND(scored.score, 9)",
-        "pair": "(%s, %s)",
-    },
-}
-
-
-def _sql(vendor: str, n_terms: int) -> str:
-    parts = _VENDOR[vendor]
-    return _BM25.format(
-        terms=", ".join([parts["pair"]] * n_terms),
-        matches=parts["matches"],
-        contains=parts["contains"],
-        ln=parts["ln"],
-        round=parts["round"],
-        k1=K1,
-        k1p1=K1 + 1,
-        b=B,
-        one_minus_b=1 - B,
-    )
-
-
-def _match(vendor: str, terms: list[str]) -> str:
-    # Words of letters and digits only (casefiles.terms), so no operator can come from the user.
-    if vendor == "postgresql":
-        return " | ".join(terms)
-    return " OR ".join(f'"{term}"' for term in terms)
+_POSTGRES = f"""
+WITH q AS (SELECT to_tsquery('simple', %s) AS query, %s::text[] AS terms),
+stats AS (
+    SELECT COUNT(*)::float8 AS n, COALESCE(AVG(n_words), 0)::float8 AS avgdl
+    FROM casefiles_span
+),
+idf AS (
+    SELECT t.term, CASE WHEN x.w <= 0 THEN 1e-6 ELSE x.w END AS w
+    FROM q, stats, unnest(q.terms) AS t(term),
+         LATERAL (SELECT COUNT(*)::float8 AS n FROM casefiles_span d
+                  WHERE d.search_vector @@ to_tsquery('simple', t.term)) AS df,
+         LATERAL (SELECT LN((stats.n - df.n + 0.5) / (df.n + 0.5)) AS w) AS x
+),
+top AS (
+    SELECT s.id, ROUND(SUM(
+        idf.w * cardinality(u.positions) * {K1 + 1}
+        / (cardinality(u.positions) + {K1} * ({1 - B} + {B} * s.n_words / stats.avgdl))
+    )::numeric, 9)::float8 AS score
+    FROM q, stats, casefiles_span s,
+         LATERAL unnest(s.search_vector) AS u(lexeme, positions, weights)
+         JOIN idf ON idf.term = u.lexeme
+    WHERE s.case_file_id = %s AND s.search_vector @@ q.query
+    GROUP BY s.id
+    ORDER BY score DESC, s.id
+    LIMIT %s
+)
+SELECT s.id, s.ordinal, s.source_id, src.title, s.start, s."end", s.text, top.score
+FROM top
+JOIN casefiles_span s ON s.id = top.id
+JOIN casefiles_source src ON src.id = s.source_id
+ORDER BY top.score DESC, s.id
+"""
 
 
 def retrieve_spans(query: str, case_file_id: int, k: int = 8) -> list[SpanHit]:
@@ -138,13 +114,13 @@ def retrieve_spans(query: str, case_file_id: int, k: int = 8) -> list[SpanHit]:
     k = max(1, min(int(k), MAX_K))
     if not terms:
         return []
-    vendor = "postgresql" if connection.vendor == "postgresql" else "sqlite"
-    params: list[object] = []
-    for i, term in enumerate(terms):
-        params += [i, f" {term} "]
-    params += [case_file_id, case_file_id, _match(vendor, terms), k]
+    if connection.vendor == "postgresql":
+        # Words of letters and digits only (casefiles.terms): no operator can come from the user.
+        sql, params = _POSTGRES, [" | ".join(terms), terms, case_file_id, k]
+    else:
+        sql, params = _SQLITE, [" OR ".join(f'"{term}"' for term in terms), case_file_id, k]
     with connection.cursor() as cursor:
-        cursor.execute(_sql(vendor, len(terms)), params)
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
     return [
         SpanHit(

@@ -151,8 +151,28 @@ def add_uploaded_source(
     )
 
 
+@transaction.atomic
 def set_upstream_origin(*, source: Source, origin: Source | None) -> None:
-    """Record that ``source`` reports from ``origin`` (same case file, not itself)."""
-    if origin is not None and (origin.case_file_id != source.case_file_id or origin == source):
-        raise SourceRefused(_("The source it reports from must be another source of this file."))
+    """Record that ``source`` reports from ``origin`` (same case file, no loop back to it)."""
+    if origin is not None:
+        if origin.case_file_id != source.case_file_id or origin.pk == source.pk:
+            raise SourceRefused(
+                _("The source it reports from must be another source of this file.")
+            )
+        # Walk up from the origin: meeting ``source`` would make a reporting loop.
+        seen, current = {origin.pk}, origin.upstream_origin_id
+        while current is not None and current not in seen:
+            if current == source.pk:
+                raise SourceRefused(
+                    _(
+                        "That source already reports from this one; a source cannot be its own origin."
+                    )
+                )
+            seen.add(current)
+            current = (
+                Source.objects.filter(pk=current)
+                .values_list("upstream_origin_id", flat=True)
+                .first()
+            )
     Source.objects.filter(pk=source.pk).update(upstream_origin=origin)
+    source.upstream_origin = origin

@@ -45,25 +45,25 @@ QUERIES = [
 
 
 def _reference(query: str, case_file_id: int, k: int) -> list[tuple[str, float]]:
-    """Okapi BM25 (k1 1.2, b 0.75, Lucene idf) over the case file's spans, in Python."""
-    spans = list(Span.objects.filter(case_file_id=case_file_id).order_by("id"))
-    docs = {span.pk: words(span.text) for span in spans}
-    n = len(spans)
+    """SQLite FTS5's BM25 in Python: k1 1.2, b 0.75, idf floored at 1e-6, stats of every span."""
+    every = list(Span.objects.order_by("id"))
+    docs = {span.pk: words(span.text) for span in every}
+    n = len(every)
     avgdl = sum(len(d) for d in docs.values()) / n
-    terms = query_terms(query)
+    mine = {span.pk: span.key for span in every if span.case_file_id == case_file_id}
     scores: dict[int, float] = {}
-    for term in terms:
+    for term in query_terms(query):
         holders = [pk for pk, d in docs.items() if term in d]
-        idf = math.log(1 + (n - len(holders) + 0.5) / (len(holders) + 0.5))
+        idf = math.log((n - len(holders) + 0.5) / (len(holders) + 0.5))
+        idf = idf if idf > 0 else 1e-6
         for pk in holders:
-            f = docs[pk].count(term)
-            dl = len(docs[pk])
-            scores[pk] = scores.get(pk, 0.0) + idf * f * 2.2 / (
-                f + 1.2 * (0.25 + 0.75 * dl / avgdl)
-            )
-    keys = {span.pk: span.key for span in spans}
+            if pk in mine:
+                f, dl = docs[pk].count(term), len(docs[pk])
+                scores[pk] = scores.get(pk, 0.0) + idf * f * 2.2 / (
+                    f + 1.2 * (0.25 + 0.75 * dl / avgdl)
+                )
     ranked = sorted(scores.items(), key=lambda item: (-round(item[1], 9), item[0]))[:k]
-    return [(keys[pk], round(score, 9)) for pk, score in ranked]
+    return [(mine[pk], round(score, 9)) for pk, score in ranked]
 
 
 @pytest.fixture
@@ -71,7 +71,7 @@ def corpus():
     case_file = load_demo_case_file(owner=get_user_model().objects.create_user("demo"))
     for title, text in EXTRA:
         services.add_source(case_file=case_file, title=title, text=text)
-    # Another case file holding the same words must not change this one's ranking.
+    # Another case file's spans count in the statistics (as in FTS5), the same on both.
     other = services.create_case_file(owner=case_file.owner, title="Noise")
     services.add_source(case_file=other, title="Noise", text="traffic zone bus " * 40)
     return case_file
