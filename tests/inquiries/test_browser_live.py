@@ -76,6 +76,7 @@ def test_it_highlights_the_current_node_then_shows_a_claim_s_chains(
         runner.join()
 
     assert page.locator(".node-list li.current").count() == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
     first = RegisteredClaim.objects.filter(inquiry_id=debate.pk).order_by("id").first()
     row = page.locator("table.claims tbody tr").first
     assert row.locator(f".grade-{first.grade}").count() == 1
