@@ -21,6 +21,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("lti.urls")),
     path("", include("classroom.urls")),
+    path("", include("feedback.urls")),
 ]
 
 admin.site.site_header = _("Argue — instructors")

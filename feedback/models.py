@@ -128,8 +128,7 @@ class Release(models.Model):
     released_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
-    # The LMS grade passback's outcome, for the instructor: "" (not linked), "sent", or
-    # a plain sentence saying it failed.
+    # The LMS grade passback's outcome: "" (not linked), "sent" or "failed" (see services).
     passback = models.CharField(_("grade passback"), max_length=300, blank=True, default="")
 
     class Meta:

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from classroom.models import Assignment, Classroom, Submission
 from coach.steps import STEPS, is_step
@@ -37,6 +38,9 @@ from feedback.models import (
 from untrusted import clean_text, text_problem
 
 __all__ = [
+    "PASSBACK_FAILED",
+    "PASSBACK_FAILED_MESSAGE",
+    "PASSBACK_SENT",
     "FeedbackRefused",
     "Total",
     "add_comment",
@@ -54,6 +58,11 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 COHERENCE = "Overall coherence"
+PASSBACK_SENT = "sent"
+PASSBACK_FAILED = "failed"
+PASSBACK_FAILED_MESSAGE = gettext_lazy(
+    "Some scores could not be sent to the LMS. Release them again later to retry."
+)
 
 
 class FeedbackRefused(Exception):
@@ -189,8 +198,8 @@ def _pass_back(submission: Submission) -> str:
         )
     except Exception:  # noqa: BLE001 — a platform's failure must never break the release.
         log.warning("grade passback failed for submission %s", submission.pk, exc_info=True)
-        return _("The score could not be sent to the LMS. Release again later to retry.")
-    return _("sent to the LMS") if sent else ""
+        return PASSBACK_FAILED
+    return PASSBACK_SENT if sent else ""
 
 
 def release(*, author: Any, submission: Submission) -> Release:
@@ -199,7 +208,7 @@ def release(*, author: Any, submission: Submission) -> Release:
     row, _created = Release.objects.get_or_create(
         submission=submission, defaults={"released_by": author}
     )
-    row.passback = _pass_back(submission)[:300]
+    row.passback = _pass_back(submission)
     row.save(update_fields=["passback"])
     return row
 

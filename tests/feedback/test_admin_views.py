@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from feedback.models import Comment, Release, Score
+from feedback.services import add_comment, default_rubric
+
+pytestmark = pytest.mark.django_db
+
+
+def _page(submission: Any) -> str:
+    return reverse("admin:feedback_submission_feedback", args=[submission.pk])
+
+
+def test_it_shows_the_instructor_the_submission_with_escaped_text(
+    client: Client, teacher: Any, submission: Any
+) -> None:
+    add_comment(author=teacher, submission=submission, element="warrant", text="<i>why</i>?")
+    client.force_login(teacher)
+    response = client.get(_page(submission))
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Cars &lt;b&gt;pollute&lt;/b&gt;" in body
+    assert "&lt;i&gt;why&lt;/i&gt;?" in body
+    assert "Overall coherence" in body
+    assert "Not released" in body
+
+
+def test_it_adds_a_comment(client: Client, teacher: Any, submission: Any) -> None:
+    client.force_login(teacher)
+    url = reverse("admin:feedback_submission_comment", args=[submission.pk])
+    response = client.post(url, {"element": "grounds", "message": "", "text": "Cite it."})
+    assert response.status_code == 302
+    comment = Comment.objects.get()
+    assert (comment.element, comment.text, comment.author) == ("grounds", "Cite it.", teacher)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"element": "nope", "text": "x"},
+        {"element": "claim", "text": ""},
+        {"element": "claim", "text": "x", "message": "99999999999999999999999"},
+        {"element": "claim", "text": "a\x00b"},
+    ],
+)
+def test_it_refuses_a_bad_comment_with_a_form_error(
+    client: Client, teacher: Any, submission: Any, data: dict
+) -> None:
+    client.force_login(teacher)
+    url = reverse("admin:feedback_submission_comment", args=[submission.pk])
+    response = client.post(url, data)
+    assert response.status_code == 400
+    assert not Comment.objects.exists()
+
+
+def test_it_saves_scores_and_ignores_nonsense(
+    client: Client, teacher: Any, submission: Any
+) -> None:
+    criteria = list(default_rubric(assignment=submission.assignment).criteria.all())
+    client.force_login(teacher)
+    url = reverse("admin:feedback_submission_scores", args=[submission.pk])
+    data = {f"criterion-{criteria[0].pk}": "3", f"criterion-{criteria[1].pk}": "9"}
+    data[f"criterion-{criteria[2].pk}"] = "x" * 50
+    client.post(url, data)
+    assert list(Score.objects.values_list("criterion_id", "level")) == [(criteria[0].pk, 3)]
+    page = client.get(_page(submission)).content.decode()
+    assert "Total: 3 of 24 points" in page
+
+
+def test_it_releases_unreleases_and_releases_all(
+    client: Client, teacher: Any, submission: Any, other_submission: Any
+) -> None:
+    client.force_login(teacher)
+    client.post(reverse("admin:feedback_submission_release", args=[submission.pk]))
+    assert Release.objects.filter(submission=submission).exists()
+    client.post(reverse("admin:feedback_submission_unrelease", args=[submission.pk]))
+    assert not Release.objects.exists()
+    url = reverse("admin:feedback_assignment_release_all", args=[submission.assignment.pk])
+    response = client.post(url)
+    assert response.status_code == 302
+    assert Release.objects.count() == 2
+
+
+def test_it_lists_the_assignment_and_downloads_grades(
+    client: Client, teacher: Any, submission: Any
+) -> None:
+    client.force_login(teacher)
+    assignment = submission.assignment
+    page = client.get(reverse("admin:feedback_assignment_feedback", args=[assignment.pk]))
+    assert page.status_code == 200
+    assert _page(submission) in page.content.decode()
+    response = client.get(reverse("admin:feedback_assignment_grades_csv", args=[assignment.pk]))
+    assert response["Content-Type"].startswith("text/csv")
+    lines = response.content.decode().splitlines()
+    assert lines[0].startswith("student,Claim,Grounds,")
+    assert lines[1].startswith("ana,")
+
+
+def test_it_refuses_a_get_on_the_write_urls(client: Client, teacher: Any, submission: Any) -> None:
+    client.force_login(teacher)
+    response = client.get(reverse("admin:feedback_submission_release", args=[submission.pk]))
+    assert response.status_code == 405
+    assert not Release.objects.exists()
+
+
+def test_it_needs_a_csrf_token(teacher: Any, submission: Any) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(teacher)
+    url = reverse("admin:feedback_submission_comment", args=[submission.pk])
+    response = client.post(url, {"element": "claim", "text": "x"})
+    assert response.status_code == 403
+    assert not Comment.objects.exists()
+    for name in ("feedback_submission_release", "feedback_submission_scores"):
+        assert client.post(reverse(f"admin:{name}", args=[submission.pk])).status_code == 403
+    assert not Release.objects.exists()
