@@ -46,3 +46,15 @@ def test_it_says_a_key_is_needed_for_a_new_stress_test(
     assert "Key needed" in page and "See the demo stress test" in page
     response = client.post(reverse("stresstests:start", args=[finished_argument.pk]))
     assert response.status_code == 400
+
+
+def test_it_says_the_result_in_spanish(no_anthropic_key, client, ada) -> None:
+    call_command("load_demo_stress_test")
+    stress = StressTest.objects.get()
+
+    page = client.get(
+        reverse("stresstests:detail", args=[stress.pk]), HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+
+    assert "Tu tesis resiste todas las objeciones planteadas" in page
+    assert "Ya respondida por tu refutación" in page
