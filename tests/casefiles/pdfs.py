@@ -56,3 +56,18 @@ def image_only_pdf() -> bytes:
 
 def no_pages_pdf() -> bytes:
     return _pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"])
+
+
+def encrypted_pdf() -> bytes:
+    """The text PDF above, locked with a password by pypdf."""
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    for page in PdfReader(io.BytesIO(text_pdf(["A locked secret."]))).pages:
+        writer.add_page(page)
+    writer.encrypt(user_password="secret", owner_password="owner", algorithm="RC4-128")
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

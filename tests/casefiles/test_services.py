@@ -6,9 +6,10 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from casefiles import services
+from casefiles.demo import load_demo_case_file
 from casefiles.extraction import extract_text
 from casefiles.models import Source, Span
-from tests.casefiles.pdfs import image_only_pdf, no_pages_pdf, text_pdf
+from tests.casefiles.pdfs import encrypted_pdf, image_only_pdf, no_pages_pdf, text_pdf
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +46,9 @@ def test_it_reads_the_text_layer_of_a_pdf(case_file) -> None:
         ("scan.pdf", image_only_pdf(), "no text layer"),
         ("empty.pdf", no_pages_pdf(), "no pages"),
         ("broken.pdf", b"%PDF-1.4\nthis is not really a pdf", "could not be read"),
+        ("cut.pdf", text_pdf(["Half a file."])[:200], "could not be read"),
+        ("locked.pdf", encrypted_pdf(), "password-protected"),
+        ("fake.pdf", b"just words, not a PDF", "could not be read"),
         ("empty.txt", b"   \n\n ", "empty"),
         ("picture.png", b"\x89PNG\r\n", "Only .txt, .md and .pdf"),
     ],
@@ -97,3 +101,31 @@ def test_it_refuses_an_origin_from_another_case_file(case_file) -> None:
 def test_extract_text_accepts_utf8_with_a_bom() -> None:
     extracted = extract_text(filename="notes.MD", data="\ufeff# Título\n\nTexto.".encode())
     assert extracted.kind == "md" and extracted.text.startswith("# Título")
+
+
+def test_it_refuses_an_origin_that_would_make_a_reporting_loop(case_file) -> None:
+    study = services.add_source(case_file=case_file, title="Study", text="Traffic fell 22%.")
+    news = services.add_source(
+        case_file=case_file, title="News", text="A study says 22%.", upstream_origin_id=study.pk
+    )
+    with pytest.raises(services.SourceRefused):
+        services.set_upstream_origin(source=study, origin=news)
+    with pytest.raises(services.SourceRefused):
+        services.set_upstream_origin(source=study, origin=study)
+    study.refresh_from_db()
+    assert study.upstream_origin_id is None and news.root_origin_id() == study.pk
+    services.set_upstream_origin(source=news, origin=None)
+    news.refresh_from_db()
+    assert news.upstream_origin_id is None and news.root_origin_id() == news.pk
+
+
+def test_the_demo_loads_once_with_two_reports_of_one_study(case_file) -> None:
+    first = load_demo_case_file(owner=case_file.owner)
+    again = load_demo_case_file(owner=case_file.owner)
+    assert first.pk == again.pk and first.sources.count() == 5
+    origins = [source.root_origin_id() for source in first.sources.all()]
+    study = first.sources.filter(upstream_origin=None, reports__isnull=False).distinct().get()
+    assert origins.count(study.pk) == 3  # the study and the two articles quoting it
+    assert all(
+        s.text[sp.start : sp.end] == sp.text for s in first.sources.all() for sp in s.spans.all()
+    )

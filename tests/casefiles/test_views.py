@@ -114,3 +114,25 @@ def test_it_refuses_a_huge_upload_before_reading_it(client, owner, case_file, se
 def test_it_lists_my_case_files(client, owner, case_file) -> None:
     client.force_login(owner)
     assert "Readings &lt;b&gt;" in client.get(reverse("casefiles:list")).content.decode()
+
+
+@pytest.mark.slow
+def test_it_refuses_a_50_mb_upload_at_the_default_cap(client, owner, case_file) -> None:
+    client.force_login(owner)
+    upload = SimpleUploadedFile("big.txt", b"a" * (50 * 1024 * 1024), content_type="text/plain")
+    response = client.post(
+        reverse("casefiles:source_upload", args=[case_file.pk]), {"file": upload}
+    )
+    assert response.status_code == 400
+    assert "larger than 10 MB" in response.content.decode()
+    assert case_file.sources.count() == 1
+
+
+def test_it_needs_the_csrf_token_to_upload_or_create(owner, case_file) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(owner)
+    upload = SimpleUploadedFile("a.txt", b"words", content_type="text/plain")
+    url = reverse("casefiles:source_upload", args=[case_file.pk])
+    assert client.post(url, {"file": upload}).status_code == 403
+    assert client.post(reverse("casefiles:new"), {"title": "x"}).status_code == 403
+    assert case_file.sources.count() == 1
