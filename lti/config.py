@@ -51,11 +51,17 @@ class ToolConfiguration:
                                 "placement": "assignment_selection",
                                 "message_type": "LtiResourceLinkRequest",
                                 "target_link_uri": self.launch_url,
+                                # A new window: our pages refuse to be framed and
+                                # third-party cookies are blocked in iframes.
+                                "windowTarget": "_blank",
                             },
                             {
                                 "placement": "link_selection",
                                 "message_type": "LtiResourceLinkRequest",
                                 "target_link_uri": self.launch_url,
+                                # A new window: our pages refuse to be framed and
+                                # third-party cookies are blocked in iframes.
+                                "windowTarget": "_blank",
                             },
                         ],
                     },
