@@ -227,6 +227,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # longer than one model call with its retries.
 # Case files (casefiles/): the largest upload accepted as a source.
 CASEFILE_MAX_UPLOAD_BYTES = int(os.environ.get("CASEFILE_MAX_UPLOAD_BYTES", str(10 * 1024 * 1024)))
+# Form fields other than files: a pasted source of 1,000,000 characters, percent-encoded,
+# fits (Django's 2.5 MB default would answer a bare 400). Files stream to disk past 2.5 MB.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 8 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2621440
 
 DEBATE_LEASE_SECONDS = float(os.environ.get("DEBATE_LEASE_SECONDS", "300"))
 
