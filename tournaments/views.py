@@ -17,7 +17,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from debates.models import Debate
+from debates import presenters as debate_presenters
+from debates.models import Debate, DebateStatus
 from debates.visibility import visible_debates
 from limits.services import LimitReached
 from llm import api_key_configured
@@ -94,13 +95,18 @@ def tournament_estimate(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/new.html#estimate", {"estimate": _estimate(request.GET)})
 
 
-def _detail_context(debate: Debate) -> dict:
+def _detail_context(request: HttpRequest, debate: Debate) -> dict:
     tournament = debate.tournament
+    failed = debate.status == DebateStatus.FAILED
     return {
         "debate": debate,
         "tournament": tournament,
         "rounds": presenters.bracket(tournament),
         "result": debate.output if debate.is_finished else None,
+        # A plain sentence, never the stored error (it names stages and codes).
+        "failure": debate_presenters.failure_message(debate=debate) if failed else "",
+        "retry_offered": failed
+        and debate_presenters.retry_offered(debate=debate, user=request.user),
     }
 
 
@@ -108,7 +114,7 @@ def _detail_context(debate: Debate) -> dict:
 @require_GET
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     debate = _tournament_for(request, pk)
-    return render(request, "tournaments/detail.html", _detail_context(debate))
+    return render(request, "tournaments/detail.html", _detail_context(request, debate))
 
 
 @login_required
@@ -116,7 +122,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
     """The bracket (and, once finished, the result) alone: the live page re-fetches it."""
     debate = _tournament_for(request, pk)
-    return render(request, "tournaments/detail.html#live", _detail_context(debate))
+    return render(request, "tournaments/detail.html#live", _detail_context(request, debate))
 
 
 @login_required

@@ -128,3 +128,15 @@ def test_it_explains_each_option_in_help() -> None:
     ):  # fmt: skip
         assert option in done.stdout
     assert "The most the tournament may spend" in done.stdout
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_exits_1_in_plain_words_when_the_tournament_fails(fake_model) -> None:
+    fake_model.failing = set(MODELS[:2])
+
+    with pytest.raises(CommandError) as caught:
+        _cli("--decision-type", "database", "--context", QUESTION, "--models", *MODELS[:2])
+
+    assert caught.value.returncode == 1
+    assert "The AI service was unavailable" in str(caught.value)
+    assert "529" not in str(caught.value)

@@ -190,3 +190,15 @@ def test_it_survives_a_hostile_decision_type(client, ada) -> None:
     response = client.get(reverse("tournaments:leaderboard"), {"decision_type": HOSTILE})
     assert response.status_code == 200
     assert HOSTILE not in response.content.decode()
+
+
+def test_it_explains_a_failed_tournament_in_plain_words(client, ada, fake_model) -> None:
+    fake_model.failing = set(MODELS[:2])  # both sides of the only match: 529 until exhausted
+    debate = finished_tournament(user=ada, models=MODELS[:2])
+    assert debate.status == "failed"
+
+    page = client.get(reverse("tournaments:detail", args=[debate.pk])).content.decode()
+
+    assert "The AI service was unavailable" in page
+    assert "529" not in page and debate.error not in page
+    assert reverse("debates:retry", args=[debate.pk]) in page

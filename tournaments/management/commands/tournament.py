@@ -20,6 +20,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models.signals import post_save
 
+from debates import presenters as debate_presenters
 from debates.models import Debate, DebateEvent, DebateStatus
 from debates.orchestrator import run_debate
 from tournaments import reports
@@ -179,7 +180,9 @@ class Command(BaseCommand):
             self._transcripts(tournament)
         self.stdout.write(self._export(debate, tournament, options["export_format"]))
         if debate.status != DebateStatus.DONE or not (debate.output or {}).get("complete"):
-            why = debate.error or (debate.output or {}).get("stopDetail") or debate.status
+            why = (debate.output or {}).get("stopDetail") or debate.status
+            if debate.status == DebateStatus.FAILED:
+                why = debate_presenters.failure_message(debate=debate)
             raise CommandError(f"The tournament did not finish: {why}", returncode=1)
 
     def _note(self, text: str) -> None:
