@@ -77,18 +77,22 @@ def test_it_refuses_a_learner_before_the_instructor_set_up_the_course(registrati
     assert not Classroom.objects.exists()
 
 
-def _assert_refused(response, text="could not be verified") -> None:
+def _assert_refused(response, text="could not be verified", caplog=None, reason="") -> None:
     assert response.status_code == 403
     body = response.content.decode()
     assert "The launch from your course did not work" in body and text in body
     assert "_auth_user_id" not in response.wsgi_request.session
+    if caplog is not None:
+        # Refused for the reason under test, not for another one on the way.
+        logged = [str(r.exc_info[1]) for r in caplog.records if r.exc_info]
+        assert any(reason in message for message in logged), logged
 
 
-def test_it_refuses_a_bad_signature(registration, platform):
+def test_it_refuses_a_bad_signature(registration, platform, caplog):
     result = launch(
         Client(), platform, sub="student-1", roles=INSTRUCTOR, private_pem=new_private_pem()
     )
-    _assert_refused(result.response)
+    _assert_refused(result.response, caplog=caplog, reason="Signature verification failed")
     assert not Classroom.objects.exists()
 
 
@@ -100,15 +104,15 @@ def test_it_refuses_a_replayed_nonce(registration, platform):
     _assert_refused(again, "already used")
 
 
-def test_it_refuses_an_expired_token(registration, platform):
+def test_it_refuses_an_expired_token(registration, platform, caplog):
     past = int(time.time()) - 3600
     result = launch(Client(), platform, sub="teacher-1", roles=INSTRUCTOR, iat=past - 300, exp=past)
-    _assert_refused(result.response)
+    _assert_refused(result.response, caplog=caplog, reason="expired")
 
 
-def test_it_refuses_a_wrong_audience(registration, platform):
+def test_it_refuses_a_wrong_audience(registration, platform, caplog):
     result = launch(Client(), platform, sub="teacher-1", roles=INSTRUCTOR, aud="another-tool")
-    _assert_refused(result.response)
+    _assert_refused(result.response, caplog=caplog, reason="Registration not found")
 
 
 def test_it_refuses_an_unknown_deployment(registration, platform):
@@ -123,10 +127,10 @@ def test_it_refuses_an_unknown_deployment(registration, platform):
     assert not Classroom.objects.exists()
 
 
-def test_it_refuses_a_launch_without_login_initiation(registration, platform):
+def test_it_refuses_a_launch_without_login_initiation(registration, platform, caplog):
     token = platform.sign(platform.claims(sub="x", roles=LEARNER, nonce="n"))
     response = Client().post(reverse("lti:launch"), {"id_token": token, "state": "made-up"})
-    _assert_refused(response)
+    _assert_refused(response, caplog=caplog, reason="State not found")
 
 
 def test_it_refuses_garbage_with_a_4xx(registration, platform):
