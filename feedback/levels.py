@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 __all__ = [
     "DEFAULT_LEVELS",
+    "DEFAULT_LEVELS_ES",
     "Level",
     "MAX_LEVELS",
     "MAX_POINTS",
@@ -49,6 +50,14 @@ DEFAULT_LEVELS: tuple[dict[str, object], ...] = (
     {"label": "Weak", "points": 1},
     {"label": "Adequate", "points": 2},
     {"label": "Strong", "points": 3},
+)
+# The same levels for an assignment written in Spanish (rubric rows are data, in
+# the assignment's language, like the argument's step labels).
+DEFAULT_LEVELS_ES: tuple[dict[str, object], ...] = (
+    {"label": "Ausente", "points": 0},
+    {"label": "Débil", "points": 1},
+    {"label": "Adecuado", "points": 2},
+    {"label": "Sólido", "points": 3},
 )
 
 

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy
 
 from classroom.models import Assignment, Classroom, Submission
 from coach.steps import STEPS, is_step
-from feedback.levels import DEFAULT_LEVELS, max_points, parse_levels
+from feedback.levels import DEFAULT_LEVELS, DEFAULT_LEVELS_ES, max_points, parse_levels
 from feedback.models import (
     MAX_COMMENT_CHARS,
     MAX_REPLY_CHARS,
@@ -57,7 +57,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-COHERENCE = "Overall coherence"
+COHERENCE = {"en": "Overall coherence", "es": "Coherencia general"}
 PASSBACK_SENT = "sent"
 PASSBACK_FAILED = "failed"
 PASSBACK_FAILED_MESSAGE = gettext_lazy(
@@ -91,12 +91,14 @@ def _clean(text: str, *, limit: int) -> str:
 
 
 def default_rubric(*, assignment: Assignment) -> Rubric:
-    """The assignment's rubric; the first call creates the default one."""
+    """The assignment's rubric; the first call creates the default one, in its language."""
     rubric, created = Rubric.objects.get_or_create(assignment=assignment)
     if created:
-        names = [step.label_en for step in STEPS] + [COHERENCE]
+        language = "es" if assignment.language == "es" else "en"
+        names = [step.label(language) for step in STEPS] + [COHERENCE[language]]
+        levels = list(DEFAULT_LEVELS_ES if language == "es" else DEFAULT_LEVELS)
         Criterion.objects.bulk_create(
-            Criterion(rubric=rubric, name=name, order=order, levels=list(DEFAULT_LEVELS))
+            Criterion(rubric=rubric, name=name, order=order, levels=levels)
             for order, name in enumerate(names)
         )
     return rubric
