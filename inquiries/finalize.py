@@ -8,7 +8,8 @@
   output) with grade, defects, chains and the spans they rest on (offsets);
 - utility per agent (inquiries/scoring.py: Brier bonus on its stated
   probabilities that the thesis holds, against the arbiter's last resolution,
-  minus 0.1 per gate violation);
+  minus 0.1 per gate violation and per challenge that cited no registered
+  evidence, as the arbiter node found it);
 - the violations the gates caught; an action list: documents to find (broken
   or unknown links), tests to run (the agents' falsifiability tests), sources
   to request (claims whose chains share one origin, searches that found nothing).
@@ -129,6 +130,13 @@ def final_output(debate, decision: StopDecision, *, state: InquiryState) -> dict
     )
     utility = {}
     upheld = resolution.get("thesis_upheld") if resolution else None
+    # The arbiter node's own check, per round: a challenge citing no registered id.
+    unreferenced_challenges: dict[str, int] = {}
+    for closing in AgentOutput.objects.filter(inquiry=inquiry, agent="arbiter"):
+        for challenge in (closing.record or {}).get("challenges", []):
+            if not challenge.get("references_evidence"):
+                name = challenge.get("agent", "")
+                unreferenced_challenges[name] = unreferenced_challenges.get(name, 0) + 1
     for agent in DEBATERS:
         forecasts = [
             Decimal(str(round(thesis_probability(o.position, o.confidence), 4)))
@@ -136,9 +144,16 @@ def final_output(debate, decision: StopDecision, *, state: InquiryState) -> dict
             if o.agent == agent
         ]
         count = sum(1 for v in violation_rows if v.output.agent == agent)
+        unreferenced = unreferenced_challenges.get(agent, 0)
         outcomes = [bool(upheld)] * len(forecasts) if upheld is not None else []
-        value = agent_utility(forecasts if outcomes else [], outcomes, violations=count)
-        utility[agent] = {"utility": str(value.quantize(Decimal("0.001"))), "violations": count}
+        value = agent_utility(
+            forecasts if outcomes else [], outcomes, violations=count + unreferenced
+        )
+        utility[agent] = {
+            "utility": str(value.quantize(Decimal("0.001"))),
+            "violations": count,
+            "unreferencedChallenges": unreferenced,
+        }
     actions = _actions(inquiry, claims, accepted)
     return {
         "format": "inquiry",

@@ -17,6 +17,8 @@ Scenarios (constructor flags):
 - ``agree``: every agent supports the thesis with 0.75 -> CONSENSUS.
 - ``dissent``: the Risk Officer always opposes, the advocate registers a new
   claim each round -> STABLE_DISSENT after three rounds.
+- ``vague``: agents that never cite a claim (their challenges reference no
+  evidence; the arbiter node counts it against their utility).
 - ``calc``: the advocate's opening also asks for a difference of the first
   two numbers written in an evidence span (computed by the registry, not here).
 """
@@ -59,6 +61,7 @@ class FakeInquiryModel:
     agree: bool = False
     dissent: bool = False
     calc: bool = False
+    vague: set[str] = field(default_factory=set)
     calls: list[tuple[str, str, int]] = field(default_factory=list)
 
     def __call__(self, body: dict[str, Any]) -> Reply:
@@ -133,7 +136,7 @@ class FakeInquiryModel:
                 self._add_calc(reply, text)
             reply["record"] = self._record([cite], confidence)
             return reply
-        cite = claims[-1] if claims else ""
+        cite = claims[-1] if claims and agent not in self.vague else ""
         if cite:
             reply["content"] = f"Looking at the evidence [{cite}], my position holds."
             reply["claim_refs"] = [cite]

@@ -11,6 +11,8 @@ from casefiles.models import Span
 from debates.models import DebateEvent, DebateStatus, LLMCall, StageRun
 from inquiries.audit import verify_chain
 from inquiries.models import AgentOutput, AuditRecord, Calc, GateViolation, RegisteredClaim
+from inquiries.scoring import agent_utility
+from inquiries.stages import thesis_probability
 from tests.fakes.inquiry_model import FakeInquiryModel
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -127,3 +129,22 @@ def test_it_computes_a_calculation_by_code_from_numbers_in_the_spans(start) -> N
     assert debate.output["calcs"][0]["id"] == "K-1"
     record = AuditRecord.objects.get(inquiry_id=debate.pk, node="advocate_opening")
     assert record.payload["calcs"] == [{"id": "K-1", "op": "difference", "result": calc.result}]
+
+
+def test_a_challenge_citing_no_evidence_costs_utility(start) -> None:
+    debate = start(FakeInquiryModel(vague={"risk_officer"}))
+
+    closings = AgentOutput.objects.filter(inquiry_id=debate.pk, agent="arbiter").order_by("round")
+    for closing in closings:
+        checked = {(c["agent"], c["references_evidence"]) for c in closing.record["challenges"]}
+        assert ("risk_officer", False) in checked and ("sanad_breaker", True) in checked
+    utility = debate.output["utility"]
+    assert utility["risk_officer"]["unreferencedChallenges"] == closings.count() > 0
+    assert utility["sanad_breaker"]["unreferencedChallenges"] == 0
+    officer = AgentOutput.objects.filter(inquiry_id=debate.pk, agent="risk_officer", accepted=True)
+    upheld = closings.last().record["thesis_upheld"]
+    forecasts = [
+        Decimal(str(round(thesis_probability(o.position, o.confidence), 4))) for o in officer
+    ]
+    expected = agent_utility(forecasts, [upheld] * len(forecasts), violations=closings.count())
+    assert utility["risk_officer"]["utility"] == str(expected.quantize(Decimal("0.001")))
