@@ -70,3 +70,10 @@ def test_it_fills_the_live_bracket_as_matches_are_played(
     page.keyboard.press("Enter")
     page.wait_for_selector(".transcript")
     assert page.locator("svg.chart polyline").count() == 1
+
+    # A phone: the leaderboard (table, chart) fits 360 px without sideways scrolling.
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.goto(f"{live_asgi.url}/tournaments/?decision_type=database")
+    assert page.locator("svg.chart polyline").count() == 4
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 360, width
