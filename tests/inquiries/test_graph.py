@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from inquiries.graph import EDGES, NODES, RESEND, RouteFacts, route
 
 NAMES = [n.name for n in NODES]
@@ -67,3 +70,33 @@ def test_it_loops_retrieves_when_asked_and_resends_rejected_nodes() -> None:
     i = steps.index(("observer_critiques", 2))
     assert steps[i + 1] == ("observer_critiques" + RESEND, 2)
     assert steps[-1] == ("finalize_outputs", 2)
+
+
+MODEL_NODE_NAMES = [n.name for n in NODES if n.kind == "model"]
+
+
+@given(
+    stop_round=st.integers(min_value=1, max_value=5),
+    evidence=st.sets(st.integers(min_value=1, max_value=5)),
+    rejected=st.sets(
+        st.tuples(st.sampled_from(MODEL_NODE_NAMES), st.integers(min_value=1, max_value=5))
+    ),
+)
+def test_every_walk_follows_the_edges_and_ends_in_finalize(stop_round, evidence, rejected) -> None:
+    stopped = {r: r == stop_round for r in range(1, stop_round + 1)}
+    steps = walk(facts(rejected=rejected, evidence=evidence, stopped=stopped))
+
+    assert len(steps) == len(set(steps))
+    assert steps[-2:] == [("muhasabah_validate_all", stop_round), ("finalize_outputs", stop_round)]
+    edges = {(e.source, e.target) for e in EDGES}
+    plain = [(name, r) for name, r in steps if not name.endswith(RESEND)]
+    for (a, _ra), (b, _rb) in zip(plain, plain[1:], strict=False):
+        assert (a, b) in edges
+    for i, (name, r) in enumerate(steps):
+        if name.endswith(RESEND):
+            assert steps[i - 1] == (name.removesuffix(RESEND), r)
+    ran = set(steps)
+    for r in range(1, stop_round + 1):
+        assert (("evidence_call_retrieval", r) in ran) == (r in evidence)
+    for node_name, r in rejected:
+        assert ((node_name + RESEND, r) in ran) == ((node_name, r) in ran)
