@@ -20,7 +20,7 @@ SQLite's fts5 documents it: k1 = 1.2, b = 0.75, idf ``ln((N - n + 0.5) /
 nothing). As in FTS5, N, the mean span length and n count every span of the
 index, not only this case file's. PostgreSQL's ``ts_rank`` is not used: it has
 no idf and would rank differently. On PostgreSQL a word's frequency in a span
-is the number of its positions in the tsvector (which keeps at most 256).
+is the number of `` w `` in its padded ``search_text`` (as many as FTS5 counts).
 Scores are rounded to nine decimals and ties broken by span id, so the two
 give the same ranked answer (tests/casefiles/test_retrieval_parity.py).
 
@@ -75,13 +75,13 @@ ORDER BY top.score DESC, s.id
 """
 
 _POSTGRES = f"""
-WITH q AS (SELECT to_tsquery('simple', %s) AS query, %s::text[] AS terms),
-stats AS (
+WITH q AS MATERIALIZED (SELECT to_tsquery('simple', %s) AS query, %s::text[] AS terms),
+stats AS MATERIALIZED (
     SELECT COUNT(*)::float8 AS n, COALESCE(AVG(n_words), 0)::float8 AS avgdl
     FROM casefiles_span
 ),
-idf AS (
-    SELECT t.term, CASE WHEN x.w <= 0 THEN 1e-6 ELSE x.w END AS w
+idf AS MATERIALIZED (
+    SELECT ' ' || t.term || ' ' AS pat, CASE WHEN x.w <= 0 THEN 1e-6 ELSE x.w END AS w
     FROM q, stats, unnest(q.terms) AS t(term),
          LATERAL (SELECT COUNT(*)::float8 AS n FROM casefiles_span d
                   WHERE d.search_vector @@ to_tsquery('simple', t.term)) AS df,
@@ -89,13 +89,15 @@ idf AS (
 ),
 top AS (
     SELECT s.id, ROUND(SUM(
-        idf.w * cardinality(u.positions) * {K1 + 1}
-        / (cardinality(u.positions) + {K1} * ({1 - B} + {B} * s.n_words / stats.avgdl))
+        idf.w * tf.f * {K1 + 1}
+        / (tf.f + {K1} * ({1 - B} + {B} * s.n_words / stats.avgdl))
     )::numeric, 9)::float8 AS score
-    FROM q, stats, casefiles_span s,
-         LATERAL unnest(s.search_vector) AS u(lexeme, positions, weights)
-         JOIN idf ON idf.term = u.lexeme
-    WHERE s.case_file_id = %s AND s.search_vector @@ q.query
+    FROM q, stats, casefiles_span s CROSS JOIN idf
+         CROSS JOIN LATERAL (
+             SELECT (LENGTH(s.search_text) - LENGTH(REPLACE(s.search_text, idf.pat, '')))
+                    / LENGTH(idf.pat) AS f
+         ) AS tf
+    WHERE s.case_file_id = %s AND s.search_vector @@ q.query AND tf.f > 0
     GROUP BY s.id
     ORDER BY score DESC, s.id
     LIMIT %s
