@@ -10,6 +10,7 @@ from lti_tool.models import LtiRegistration
 from pylti1p3.exception import LtiException
 from requests import RequestException
 
+from classroom.models import Classroom
 from lti import services
 from lti.models import CourseClass, LinkedAssignment
 
@@ -37,6 +38,11 @@ class CourseClassAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+    def get_queryset(self, request):
+        """An instructor sees only the courses of the classes they teach."""
+        taught = Classroom.objects.taught_by(request.user)
+        return super().get_queryset(request).filter(classroom__in=taught)
 
     @admin.action(description=_("Add the LMS roster to the class (Names and Roles)"))
     def sync_roster(self, request, queryset) -> None:

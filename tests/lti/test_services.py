@@ -105,3 +105,38 @@ def test_it_consumes_a_nonce_once(db):
     assert services.consume_nonce(issuer="https://lms", nonce="n-1")
     assert not services.consume_nonce(issuer="https://lms", nonce="n-1")
     assert services.consume_nonce(issuer="https://other", nonce="n-1")
+
+
+def test_it_syncs_the_roster_from_the_admin_action(registration, platform, admin_client):
+    _set_up(platform)
+    platform.members = [_member("student-7", "Learner")]
+    course = CourseClass.objects.get()
+    response = admin_client.post(
+        reverse("admin:lti_courseclass_changelist"),
+        {"action": "sync_roster", "_selected_action": [course.pk]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert "1 student added to Philosophy 101." in response.content.decode()
+    assert Membership.objects.filter(classroom=course.classroom).count() == 1
+
+
+def test_it_hides_other_instructors_courses_in_the_admin(registration, platform):
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
+
+    from classroom.services import make_instructor
+
+    _set_up(platform)
+    course = CourseClass.objects.get()
+    view = Permission.objects.get(codename="view_courseclass")
+    teacher = LtiUser.objects.get(sub="teacher-1").auth_user
+    other = make_instructor(user=get_user_model().objects.create_user(username="other-teacher"))
+    url = reverse("admin:lti_courseclass_change", args=[course.pk])
+    for user, expected in ((teacher, 200), (other, 302)):
+        user.user_permissions.add(view)
+        client = Client()
+        client.force_login(user)
+        assert client.get(url).status_code == expected  # 302: "doesn't exist" to the index
+        listing = client.get(reverse("admin:lti_courseclass_changelist")).content.decode()
+        assert ("Philosophy 101" in listing) is (expected == 200)
