@@ -103,3 +103,16 @@ def test_it_404s_an_unknown_submission(client: Client, student: Any) -> None:
     client.force_login(student)
     assert client.get("/feedback/999999/").status_code == 404
     assert client.get("/feedback/99999999999999999999999/").status_code == 404
+
+
+def test_it_speaks_spanish(client: Client, teacher: Any, student: Any, submission: Any) -> None:
+    client.force_login(student)
+    body = client.get(_page(submission), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Tu profesor aún no ha publicado los comentarios" in body
+    release(author=teacher, submission=submission)
+    body = client.get(_page(submission), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Tus puntuaciones" in body
+    client.force_login(teacher)
+    url = reverse("admin:feedback_submission_feedback", args=[submission.pk])
+    body = client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Comentarios por elemento" in body
