@@ -428,7 +428,7 @@ class MuhasabahValidateAll:
         return []
 
     def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
-        from inquiries.gates import MuhasabahRecord, muhasabah_violations
+        from inquiries.gates import MuhasabahRecord, muhasabah_violations, no_free_facts
 
         registered = state.registered_ids()
         checked, failing = 0, []
@@ -437,12 +437,15 @@ class MuhasabahValidateAll:
         ):
             checked += 1
             record = MuhasabahRecord.model_validate(output.record) if output.record else None
-            broken = muhasabah_violations(
-                record,
-                content=output.content,
-                registered_ids=registered,
-                claim_refs=output.claim_refs,
-            )
+            broken = [
+                *no_free_facts(output.content, registered_ids=registered),
+                *muhasabah_violations(
+                    record,
+                    content=output.content,
+                    registered_ids=registered,
+                    claim_refs=output.claim_refs,
+                ),
+            ]
             if broken:
                 failing.append(
                     {"output": output.output_id, "rules": [b.code.value for b in broken]}

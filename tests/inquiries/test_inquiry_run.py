@@ -6,13 +6,15 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
+from django.db import transaction
 
 from casefiles.models import Span
 from debates.models import DebateEvent, DebateStatus, LLMCall, StageRun
 from inquiries.audit import verify_chain
 from inquiries.models import AgentOutput, AuditRecord, Calc, GateViolation, RegisteredClaim
 from inquiries.scoring import agent_utility
-from inquiries.stages import thesis_probability
+from inquiries.stages import MuhasabahValidateAll, thesis_probability
+from inquiries.state import load_state
 from tests.fakes.inquiry_model import FakeInquiryModel
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -148,3 +150,27 @@ def test_a_challenge_citing_no_evidence_costs_utility(start) -> None:
     ]
     expected = agent_utility(forecasts, [upheld] * len(forecasts), violations=closings.count())
     assert utility["risk_officer"]["utility"] == str(expected.quantize(Decimal("0.001")))
+
+
+def test_the_last_validation_rechecks_every_accepted_output(start) -> None:
+    debate = start(FakeInquiryModel(free_fact={"risk_officer"}))
+
+    event = DebateEvent.objects.get(debate=debate, type="muhasabah_validated")
+    accepted = AgentOutput.objects.filter(inquiry_id=debate.pk, accepted=True).exclude(
+        agent="arbiter"
+    )
+    assert event.payload["checked"] == accepted.count() > 0
+    assert event.payload["failing"] == []
+
+
+def test_the_last_validation_flags_an_output_edited_after_its_gates(start) -> None:
+    debate = start(FakeInquiryModel())
+    edited = AgentOutput.objects.filter(inquiry_id=debate.pk, agent="risk_officer").first()
+    edited.content = "Traffic fell by 22% in 2007."
+    edited.save()
+
+    with transaction.atomic():
+        MuhasabahValidateAll().commit(debate=debate, state=load_state(debate), round=9, results=[])
+
+    event = DebateEvent.objects.get(debate=debate, type="muhasabah_validated", payload__round=9)
+    assert event.payload["failing"] == [{"output": edited.output_id, "rules": ["NO_FREE_FACTS"]}]
