@@ -137,13 +137,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("  PostgreSQL: skipped (DATABASE_URL is not set)")
     status = 0
     for run in runs:
-        verdict = "ok" if run["p95"] < TARGET_P95_MS else "MISS"
-        if run["database"] == "SQLite" and verdict == "MISS":
-            status = 1
+        if run["database"] == "SQLite":
+            verdict = "ok" if run["p95"] < TARGET_P95_MS else "MISS"
+            target = f"(target p95 < {TARGET_P95_MS:.0f} ms: {verdict})"
+            status = max(status, int(verdict == "MISS"))
+        else:
+            target = "(no target: measured for comparison)"
         print(
             f"  retrieve_spans {run['database']:10} {run['spans']} spans, {run['queries']} queries "
             f"({run['hits_per_query']:.1f} hits each): p50 {run['p50']:6.2f} ms   "
-            f"p95 {run['p95']:6.2f} ms   (target p95 < {TARGET_P95_MS:.0f} ms: {verdict})"
+            f"p95 {run['p95']:6.2f} ms   {target}"
         )
     return status
 
