@@ -180,3 +180,15 @@ def test_it_shows_the_policy_and_the_requirements_on_the_page(
     assert "never writes text for you" in page
     assert "The claim is one sentence" in page
     assert f'action="/coach/{work.pk}/advance/"' in page
+
+
+def test_it_does_not_open_the_coach_by_itself_when_it_is_off(
+    student: Any, assignment: Any, work: Any
+) -> None:
+    client = Client()
+    client.force_login(student)
+    assert 'data-autostart="true"' in client.get(f"/coach/{work.pk}/").content.decode()
+    assignment.coach_policy = "off"
+    assignment.save()
+    page = client.get(f"/coach/{work.pk}/").content.decode()
+    assert 'data-autostart="false"' in page and "the coach is off" in page
