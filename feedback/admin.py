@@ -54,11 +54,16 @@ class CriterionInline(admin.TabularInline):
 class RubricAdmin(admin.ModelAdmin):
     list_display = ("assignment",)
     inlines = (CriterionInline,)
-    raw_id_fields = ("assignment",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         taught = Classroom.objects.taught_by(request.user)
         return super().get_queryset(request).filter(assignment__classroom__in=taught)
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "assignment":
+            taught = Classroom.objects.taught_by(request.user)
+            kwargs["queryset"] = Assignment.objects.filter(classroom__in=taught)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def get_urls(self) -> list[Any]:
         view = self.admin_site.admin_view

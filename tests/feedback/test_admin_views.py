@@ -3,9 +3,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
+from classroom.models import Assignment, Classroom
 from feedback.models import Comment, Release, Score
 from feedback.services import add_comment, default_rubric
 
@@ -118,3 +120,21 @@ def test_it_needs_a_csrf_token(teacher: Any, submission: Any) -> None:
     for name in ("feedback_submission_release", "feedback_submission_scores"):
         assert client.post(reverse(f"admin:{name}", args=[submission.pk])).status_code == 403
     assert not Release.objects.exists()
+
+
+def test_it_offers_only_taught_assignments_in_the_rubric_admin(
+    client: Client, other_teacher: Any, submission: Any, django_user_model: Any
+) -> None:
+    mine = Classroom.objects.create(name="Other class")
+    mine.instructors.add(other_teacher)
+    own = Assignment.objects.create(classroom=mine, title="Own", prompt="p")
+    default_rubric(assignment=submission.assignment)
+    other_teacher.user_permissions.add(
+        *Permission.objects.filter(content_type__app_label="feedback", codename__endswith="rubric")
+    )
+    client.force_login(other_teacher)
+    listing = client.get(reverse("admin:feedback_rubric_changelist")).content.decode()
+    assert "City centres" not in listing
+    form = client.get(reverse("admin:feedback_rubric_add")).content.decode()
+    assert f'value="{own.pk}"' in form
+    assert f'value="{submission.assignment.pk}"' not in form
