@@ -10,6 +10,14 @@ from classroom.models import Assignment, Classroom, Membership
 from classroom.services import make_instructor
 
 
+@pytest.fixture(autouse=True)
+def _fresh_join_counts() -> None:
+    """Join attempts are counted per user id in the cache; ids come back between tests."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def teacher(django_user_model: Any) -> Any:
     return make_instructor(user=django_user_model.objects.create_user("teacher"))

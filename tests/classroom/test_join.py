@@ -3,17 +3,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 
 from classroom.models import Classroom, Membership
 from classroom.services import JOIN_RATE
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counts() -> None:
-    cache.clear()
 
 
 def test_it_joins_a_class_with_its_code(client: Any, other_student: Any, classroom: Any) -> None:
