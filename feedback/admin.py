@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from classroom.models import Assignment, Classroom, Submission
@@ -225,7 +226,10 @@ class RubricAdmin(admin.ModelAdmin):
         assignment = self._get_assignment_for_instructor(request, assignment_id)
         count = release_all(author=request.user, assignment=assignment)
         failed = Release.objects.filter(submission__assignment=assignment, passback=PASSBACK_FAILED)
-        messages.success(request, _("Released for %(count)d students.") % {"count": count})
+        released = ngettext(
+            "Released for %(count)d student.", "Released for %(count)d students.", count
+        )
+        messages.success(request, released % {"count": count})
         if failed.exists():
             messages.warning(request, PASSBACK_FAILED_MESSAGE)
         return redirect("admin:feedback_assignment_feedback", assignment.pk)
