@@ -75,6 +75,9 @@ ACTION_NAMES = {
     "coach_turn": gettext_lazy("messages to the coach"),
     "debate": gettext_lazy("new debates"),
     "trial": gettext_lazy("new trials"),
+    "inquiry": gettext_lazy("new inquiries"),
+    "tournament": gettext_lazy("new tournaments"),
+    "stress_test": gettext_lazy("new stress tests"),
 }
 
 
