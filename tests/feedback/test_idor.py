@@ -93,3 +93,11 @@ def test_it_shows_the_student_page_only_to_its_student(
     client.force_login(student)
     assert client.get(page).status_code == 200
     assert not hasattr(Comment.objects.get(), "reply")
+
+
+@pytest.mark.parametrize("pk", ["0", "99999999999999999999999"])
+def test_it_404s_unknown_ids_on_every_admin_url(client: Client, teacher: Any, pk: str) -> None:
+    client.force_login(teacher)
+    for name, method in SUBMISSION_URLS + ASSIGNMENT_URLS:
+        url = reverse(f"admin:{name}", args=[1]).replace("/1/", f"/{pk}/")
+        assert getattr(client, method)(url).status_code == 404, url
