@@ -53,6 +53,16 @@ INSTRUCTOR_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("classroom", "change_assignmentextension"),
     ("classroom", "delete_assignmentextension"),
     ("classroom", "view_submission"),
+    # Rubrics of their assignments (feedback/admin.py keeps them to the classes they teach).
+    ("feedback", "view_rubric"),
+    ("feedback", "add_rubric"),
+    ("feedback", "change_rubric"),
+    ("feedback", "view_criterion"),
+    ("feedback", "add_criterion"),
+    ("feedback", "change_criterion"),
+    ("feedback", "delete_criterion"),
+    # Their LMS courses, to sync a roster (lti/admin.py keeps them to their classes).
+    ("lti", "view_courseclass"),
 )
 # No coach permissions: the coach's admin lists every student's work. Instructors
 # read their own students' arguments through the classroom's views (the progress
