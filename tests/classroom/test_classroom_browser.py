@@ -1,6 +1,7 @@
 """The classroom end to end in headless Chromium: the instructor sets a hints-only
 assignment, a student joins and works a turn with the AI coach (the fake model
-proposes text, the server strips it), and the instructor's grid shows the work."""
+proposes text, the server strips it), the instructor's grid shows the work, and the
+instructor's comment on the warrant and score reach the student once released."""
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -82,3 +83,24 @@ def test_it_runs_a_hints_only_assignment_from_class_to_grid(
     row = page.locator("table.progress-grid tbody tr", has_text="ana")
     assert "typed by the student" in row.inner_text()
     assert "in progress" in row.locator("td").first.inner_text()
+
+    # The instructor comments on the warrant, scores and releases, from the grid.
+    row.get_by_role("link", name="comment and score").click()
+    page.locator("#id_element").select_option("warrant")
+    page.locator("#id_text").fill("Say why the evidence supports the claim.")
+    page.get_by_role("button", name="Add comment").click()
+    page.wait_for_selector("#el-warrant .feedback-comment")
+    first = page.locator("select[id^=criterion-]").first
+    first.select_option(index=3)  # "Adequate (2)": index 0 is "not scored"
+    page.get_by_role("button", name="Save scores").click()
+    page.wait_for_selector("caption:has-text('Total: 2 of')")
+    page.get_by_role("button", name="Release to the student").click()
+    page.wait_for_selector("text=Released on")
+
+    # The student sees the comment on the warrant and the score, from the assignment page.
+    page.context.clear_cookies()
+    sign_in(page, live, "ana", PASSWORD)
+    page.goto(f"{live.url}/assignments/{assignment.pk}/")
+    page.get_by_role("link", name="Feedback and grade").click()
+    assert "Say why the evidence supports the claim." in page.locator("#el-warrant").inner_text()
+    assert "Total: 2 of" in page.locator("caption").inner_text()
