@@ -70,7 +70,9 @@ def test_it_runs_a_hints_only_assignment_from_class_to_grid(
     assert page.locator(".proposal-value").count() == 0
     assert len(fake_anthropic.message_requests) == 2
 
-    # The student types the claim; the instructor's grid says who wrote it.
+    # The student types the claim; the instructor's grid says who wrote it. (The page
+    # refreshes its draft after a turn: let that settle before opening an editor.)
+    page.wait_for_load_state("networkidle")
     page.get_by_text("Write the claim yourself").click()
     page.locator("#typed-claim").fill(CLAIM)
     page.locator("form.typed-field[data-field=claim] button").click()
