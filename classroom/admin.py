@@ -23,6 +23,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from classroom.analytics_data import assignment_summary, classroom_summary
+from classroom.analytics_page import figures
 from classroom.criteria import CRITERIA, parse_required
 from classroom.forms import AddStudentsForm
 from classroom.models import Assignment, AssignmentExtension, Classroom, Membership, Submission
@@ -71,9 +73,10 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Classroom)
 class ClassroomAdmin(NotYoursIs404, admin.ModelAdmin):
-    list_display = ("name", "join_code", "student_count", "assignment_count", "created_at")
+    list_display = ("name", "join_code", "student_count", "assignment_count", "analytics_link")
+    list_display += ("created_at",)
     search_fields = ("name", "join_code")
-    readonly_fields = ("join_code", "created_at", "add_students_link")
+    readonly_fields = ("join_code", "created_at", "add_students_link", "analytics_link")
     inlines = (MembershipInline,)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
@@ -87,7 +90,7 @@ class ClassroomAdmin(NotYoursIs404, admin.ModelAdmin):
         )
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        fields = ["name", "join_code", "add_students_link", "created_at"]
+        fields = ["name", "join_code", "add_students_link", "analytics_link", "created_at"]
         if request.user.is_superuser:
             fields.insert(1, "instructors")
         return fields
@@ -116,6 +119,16 @@ class ClassroomAdmin(NotYoursIs404, admin.ModelAdmin):
             _("Add students by username or e-mail (one per line, or a CSV column)"),
         )
 
+    @admin.display(description=_("analytics"))
+    def analytics_link(self, classroom: Classroom) -> str:
+        if classroom.pk is None:
+            return "—"
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("admin:classroom_classroom_analytics", args=[classroom.pk]),
+            _("class analytics"),
+        )
+
     def get_urls(self) -> list[Any]:
         return [
             path(
@@ -123,8 +136,25 @@ class ClassroomAdmin(NotYoursIs404, admin.ModelAdmin):
                 self.admin_site.admin_view(self.add_students_view),
                 name="classroom_classroom_add_students",
             ),
+            path(
+                "<int:classroom_id>/analytics/",
+                self.admin_site.admin_view(self.analytics_view),
+                name="classroom_classroom_analytics",
+            ),
             *super().get_urls(),
         ]
+
+    def analytics_view(self, request: HttpRequest, classroom_id: int) -> HttpResponse:
+        classroom = get_object_or_404(self.get_queryset(request), pk=classroom_id)
+        return _analytics_response(
+            request,
+            admin_site=self.admin_site,
+            opts=self.model._meta,
+            title=_("Analytics: %(name)s") % {"name": classroom.name},
+            classroom=classroom,
+            assignment=None,
+            summary=classroom_summary(classroom),
+        )
 
     def add_students_view(self, request: HttpRequest, classroom_id: int) -> HttpResponse:
         classroom = get_object_or_404(self.get_queryset(request), pk=classroom_id)
@@ -219,9 +249,11 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
     @admin.display(description=_("progress"))
     def grid_link(self, assignment: Assignment) -> str:
         return format_html(
-            '<a href="{}">{}</a>',
+            '<a href="{}">{}</a> · <a href="{}">{}</a>',
             reverse("admin:classroom_assignment_grid", args=[assignment.pk]),
             _("progress grid"),
+            reverse("admin:classroom_assignment_analytics", args=[assignment.pk]),
+            _("analytics"),
         )
 
     def get_urls(self) -> list[Any]:
@@ -236,6 +268,11 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
                 "<int:assignment_id>/grid.csv",
                 view(self.grid_csv_view),
                 name="classroom_assignment_grid_csv",
+            ),
+            path(
+                "<int:assignment_id>/analytics/",
+                view(self.analytics_view),
+                name="classroom_assignment_analytics",
             ),
             path(
                 "<int:assignment_id>/work/<int:submission_id>/",
@@ -311,6 +348,18 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
             )
         return response
 
+    def analytics_view(self, request: HttpRequest, assignment_id: int) -> HttpResponse:
+        assignment = self._assignment(request, assignment_id)
+        return _analytics_response(
+            request,
+            admin_site=self.admin_site,
+            opts=self.model._meta,
+            title=_("Analytics: %(title)s") % {"title": assignment.title},
+            classroom=assignment.classroom,
+            assignment=assignment,
+            summary=assignment_summary(assignment),
+        )
+
     def work_view(self, request: HttpRequest, assignment_id: int, submission_id: int) -> Any:
         assignment = self._assignment(request, assignment_id)
         submission = get_object_or_404(
@@ -326,6 +375,29 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/classroom/work.html", context)
+
+
+def _analytics_response(
+    request: HttpRequest,
+    *,
+    admin_site: Any,
+    opts: Any,
+    title: str,
+    classroom: Classroom,
+    assignment: Assignment | None,
+    summary: Any,
+) -> HttpResponse:
+    context = {
+        **admin_site.each_context(request),
+        "title": title,
+        "classroom": classroom,
+        "assignment": assignment,
+        "assignments": classroom.assignments.order_by("created_at", "id"),
+        "summary": summary,
+        "figures": figures(summary),
+        "opts": opts,
+    }
+    return TemplateResponse(request, "admin/classroom/analytics.html", context)
 
 
 def _spreadsheet_safe(value: Any) -> Any:

@@ -3,6 +3,8 @@ assignment, a student joins and works a turn with the AI coach (the fake model
 proposes text, the server strips it), the instructor's grid shows the work, and the
 instructor's comment on the warrant and score reach the student once released."""
 
+import os
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -14,6 +16,8 @@ from tests.fakes.anthropic_wire import Reply
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PASSWORD = "a-long-enough-pass"
+# A folder to save a picture of the analytics page into, when a person wants to look.
+SCREENSHOTS = os.environ.get("ARGUE_SCREENSHOTS", "")
 CLAIM = "City centres should be closed to private cars."
 
 
@@ -85,6 +89,24 @@ def test_it_runs_a_hints_only_assignment_from_class_to_grid(
     row = page.locator("table.progress-grid tbody tr", has_text="ana")
     assert "typed by the student" in row.inner_text()
     assert "in progress" in row.locator("td").first.inner_text()
+
+    # The class analytics, from the grid and on a phone: the two coach turns on the
+    # claim, and the guard that stripped the proposal, drawn and in the tables.
+    page.get_by_role("link", name="Analytics").click()
+    page.set_viewport_size({"width": 390, "height": 844})
+    turns = page.locator("#fig-turns tbody tr", has_text="Claim")
+    assert turns.locator("td").first.inner_text() == "2"
+    guards = page.locator("#fig-guards tbody tr", has_text="removed a proposal (hints only)")
+    assert guards.locator("td").inner_text() == "1"
+    assert page.locator("svg.bars").count() == 6
+    svg_width = page.locator("#fig-guards svg").evaluate("e => e.getBoundingClientRect().width")
+    assert 0 < svg_width <= 390
+    if SCREENSHOTS:
+        page.screenshot(path=f"{SCREENSHOTS}/analytics-phone.png", full_page=True)
+        for key in ("guards", "provenance"):
+            page.locator(f"#fig-{key}").screenshot(path=f"{SCREENSHOTS}/analytics-{key}.png")
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.go_back()
 
     # The instructor comments on the warrant, scores and releases, from the grid.
     row.get_by_role("link", name="comment and score").click()

@@ -52,10 +52,12 @@ ADMIN_URLS = [
     ("get", "/admin/classroom/classroom/{c}/change/"),
     ("get", "/admin/classroom/classroom/{c}/history/"),
     ("get", "/admin/classroom/classroom/{c}/add-students/"),
+    ("get", "/admin/classroom/classroom/{c}/analytics/"),
     ("post", "/admin/classroom/classroom/{c}/add-students/"),
     ("get", "/admin/classroom/assignment/{a}/change/"),
     ("get", "/admin/classroom/assignment/{a}/grid/"),
     ("get", "/admin/classroom/assignment/{a}/grid.csv"),
+    ("get", "/admin/classroom/assignment/{a}/analytics/"),
     ("get", "/admin/classroom/assignment/{a}/work/{s}/"),
     ("get", "/admin/classroom/submission/{s}/change/"),
 ]
