@@ -21,6 +21,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from classroom.analytics_data import assignment_summary, classroom_summary
@@ -175,8 +176,17 @@ class ClassroomAdmin(NotYoursIs404, admin.ModelAdmin):
         return TemplateResponse(request, "admin/classroom/add_students.html", context)
 
 
+def _language() -> str:
+    return "es" if (get_language() or "en").startswith("es") else "en"
+
+
 def _criteria_choices() -> list[tuple[str, str]]:
-    return [(c.code, f"{label_for(c.step, 'en')}: {c.label_en}") for c in CRITERIA]
+    # A callable: Django evaluates it per form, in the request's language.
+    spanish = _language() == "es"
+    return [
+        (c.code, f"{label_for(c.step, _language())}: {c.label_es if spanish else c.label_en}")
+        for c in CRITERIA
+    ]
 
 
 class AssignmentForm(forms.ModelForm):
@@ -306,7 +316,7 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
             "title": _("Progress: %(title)s") % {"title": assignment.title},
             "assignment": assignment,
             "rows": rows,
-            "steps": [(s.id, label_for(s.id, "en")) for s in STEPS],
+            "steps": [(s.id, label_for(s.id, _language())) for s in STEPS],
             "chosen": chosen,
             "sorts": [
                 ("student", _("student")),

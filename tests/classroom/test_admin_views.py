@@ -126,3 +126,16 @@ def test_it_shows_the_work_read_only_with_guards_collapsed(
     assert '<details class="argue-guards"><summary>' in page
     assert "guards changed the reply: no_proposals" in page
     assert "t-box t-claim" in page
+
+
+def test_it_names_the_grids_columns_and_criteria_in_spanish(
+    client: Any, teacher: Any, assignment: Any
+) -> None:
+    from django.conf import settings
+
+    client.force_login(teacher)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    grid = client.get(f"/admin/classroom/assignment/{assignment.pk}/grid/").content.decode()
+    assert '<th scope="col">Afirmación</th>' in grid and ">Claim<" not in grid
+    form = client.get(f"/admin/classroom/assignment/{assignment.pk}/change/").content.decode()
+    assert "Datos: " in form and "Grounds: " not in form
