@@ -201,7 +201,7 @@ class AssignmentForm(forms.ModelForm):
     class Meta:
         model = Assignment
         fields = ("classroom", "title", "prompt", "due_at", "language", "coach_policy")
-        fields += ("turn_quota",)
+        fields += ("turn_quota", "asks_trial", "asks_stress_test")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -244,6 +244,7 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
         return [
             (None, {"fields": ("classroom", "title", "prompt", "due_at", "language")}),
             (_("The coach"), {"fields": ("coach_policy", "turn_quota", "criteria")}),
+            (_("Also asked"), {"fields": ("asks_trial", "asks_stress_test")}),
         ]
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
@@ -341,7 +342,10 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
             ["student", "current_step", "complete", "turns", "turns_on_step", "overdue"]
             + ["coach_reliance"]
             + [f"{s.field}_{part}" for s in STEPS for part in ("state", "provenance")]
+            + (["trial"] if assignment.asks_trial else [])
+            + (["stress_test"] if assignment.asks_stress_test else [])
         )
+        asked_columns = int(assignment.asks_trial) + int(assignment.asks_stress_test)
         for row in rows:
             writer.writerow(
                 _spreadsheet_safe(value)
@@ -354,6 +358,7 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
                     row.overdue,
                     f"{row.reliance:.2f}",
                     *(v for cell in row.cells for v in (cell.state, cell.provenance)),
+                    *([item.state for item in row.asked] or [""] * asked_columns),
                 ]
             )
         return response

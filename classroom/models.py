@@ -128,6 +128,18 @@ class Assignment(models.Model):
         blank=True,
         help_text=_("Empty: no limit."),
     )
+    # Besides the argument, the assignment may ask the student to put it on trial
+    # and to stress-test it once it is complete (shown on their page and the grid).
+    asks_trial = models.BooleanField(
+        _("also ask for a trial"),
+        default=False,
+        help_text=_("The student puts the finished argument on trial and sees the verdict."),
+    )
+    asks_stress_test = models.BooleanField(
+        _("also ask for a stress test"),
+        default=False,
+        help_text=_("AI personas attack the finished argument and the student defends it."),
+    )
     # {step id: [criterion code, ...]}: see classroom.criteria.
     required_criteria = models.JSONField(
         _("required criteria"), default=dict, blank=True, validators=[validate_required_criteria]

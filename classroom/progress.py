@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Count
 from django.utils import timezone
 
+from classroom.also_asked import also_asked, latest_by_argument
 from classroom.grid import cell_state, coach_reliance
 from classroom.models import Assignment, Membership, Submission
 from coach.models import CoachTurn, Provenance
@@ -39,6 +40,8 @@ class Row:
     turns: int
     overdue: bool
     reliance: float
+    # What the assignment asks besides the argument (classroom.also_asked), if anything.
+    asked: tuple = ()
 
     @property
     def done(self) -> int:
@@ -73,6 +76,10 @@ def grid_rows(assignment: Assignment, *, now=None) -> list[Row]:
         .annotate(n=Count("id"))
     ):
         counts[(item["argument_id"], item["step"])] = item["n"]
+    asks_more = assignment.asks_trial or assignment.asks_stress_test
+    trials, stress = (
+        latest_by_argument(s.argument_id for s in submissions.values()) if asks_more else ({}, {})
+    )
     rows = []
     for student in students:
         submission = submissions.get(student.pk)
@@ -101,6 +108,13 @@ def grid_rows(assignment: Assignment, *, now=None) -> list[Row]:
                 turns=sum(n for (aid, _s), n in counts.items() if argument and aid == argument.pk),
                 overdue=due is not None and now > due and not complete,
                 reliance=coach_reliance(argument.provenance) if argument else 0.0,
+                asked=tuple(
+                    also_asked(
+                        assignment, trial=trials.get(argument.pk), stress=stress.get(argument.pk)
+                    )
+                )
+                if argument
+                else (),
             )
         )
     return rows

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from classroom.also_asked import also_asked, latest_by_argument
 from classroom.criteria import criterion, parse_required
 from classroom.forms import JoinForm
 from classroom.models import Assignment, Submission
@@ -56,6 +57,14 @@ def assignment_detail(request: HttpRequest, assignment_id: int) -> HttpResponse:
         .select_related("argument")
         .first()
     )
+    asked = []
+    if submission is not None:
+        trials, stress = latest_by_argument([submission.argument_id])
+        asked = also_asked(
+            assignment,
+            trial=trials.get(submission.argument_id),
+            stress=stress.get(submission.argument_id),
+        )
     required = [
         (
             label_for(step, assignment.language),
@@ -70,6 +79,7 @@ def assignment_detail(request: HttpRequest, assignment_id: int) -> HttpResponse:
             "row": assignment_row(assignment, student=request.user, submission=submission),
             "assignment": assignment,
             "required": required,
+            "asked": asked,
         },
     )
 

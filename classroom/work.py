@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from classroom.also_asked import latest_by_argument
+from classroom.also_asked import stress_state as also_asked_state
 from classroom.models import Submission
 from coach.admin import guard_summary
 from coach.models import CoachTurn
@@ -35,7 +37,11 @@ def work_context(submission: Submission) -> dict[str, Any]:
             }
         )
     trial = Trial.objects.filter(argument=argument).order_by("-id").first()
+    _trials, stress = latest_by_argument([argument.pk])
+    stress_test = stress.get(argument.pk)
     return {
+        "stress_test": stress_test,
+        "stress_state": also_asked_state(stress_test) if stress_test else "",
         "submission": submission,
         "argument": argument,
         "elements": elements,
