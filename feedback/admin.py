@@ -13,8 +13,10 @@ Stable URL names for links from elsewhere (the progress grid):
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -22,11 +24,13 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
+from pydantic import ValidationError as PydanticError
 
 from classroom.models import Assignment, Classroom, Submission
 from feedback.forms import CommentForm
+from feedback.levels import levels_as_text, levels_from_text
 from feedback.models import Criterion, Release, Rubric
 from feedback.presenters import elements, rubric_rows
 from feedback.services import (
@@ -45,8 +49,50 @@ from feedback.services import (
 from untrusted import parse_int
 
 
+class LevelsField(forms.CharField):
+    """A criterion's levels as lines of "label = points" rather than raw JSON."""
+
+    widget = forms.Textarea(attrs={"rows": 4, "cols": 24})
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                return value  # what the instructor typed, shown back with its error
+        try:
+            return levels_as_text(value)
+        except PydanticError:
+            return ""
+
+    def to_python(self, value: Any) -> Any:
+        text = super().to_python(value)
+        try:
+            return levels_from_text(text)
+        except ValueError as error:  # pydantic's ValidationError is a ValueError too
+            raise forms.ValidationError(
+                gettext_lazy(
+                    'Write one level per line as "label = points", for example "Strong = 3" '
+                    "(1 to 10 levels, whole points from 0 to 1000)."
+                ),
+                code="levels",
+            ) from error
+
+
+class CriterionForm(forms.ModelForm):
+    levels = LevelsField(
+        label=gettext_lazy("levels"),
+        help_text=gettext_lazy('One per line: "label = points", lowest first.'),
+    )
+
+    class Meta:
+        model = Criterion
+        fields = ("order", "name", "levels")
+
+
 class CriterionInline(admin.TabularInline):
     model = Criterion
+    form = CriterionForm
     extra = 0
     fields = ("order", "name", "levels")
 

@@ -19,6 +19,8 @@ __all__ = [
     "Level",
     "MAX_LEVELS",
     "MAX_POINTS",
+    "levels_as_text",
+    "levels_from_text",
     "max_points",
     "parse_levels",
     "points_for",
@@ -77,3 +79,26 @@ def points_for(levels: object, index: int) -> int | None:
 def max_points(levels: object) -> int:
     """The most a criterion with these levels can give."""
     return max(level.points for level in parse_levels(levels))
+
+
+def levels_as_text(levels: object) -> str:
+    """One level per line, "label = points": how an instructor edits them in the admin."""
+    return "\n".join(f"{level.label} = {level.points}" for level in parse_levels(levels))
+
+
+def levels_from_text(text: str) -> list[dict[str, object]]:
+    """The levels written one per line as "label = points" (blank lines ignored).
+
+    The label is everything before the last "=" (so a label may contain one);
+    raises ValueError naming the first line that is not "label = whole number",
+    and pydantic.ValidationError for what `parse_levels` refuses.
+    """
+    levels: list[dict[str, object]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        label, sep, points = line.rpartition("=")
+        if not sep or not points.strip().isdigit() or not label.strip():
+            raise ValueError(f"line {number}")
+        levels.append({"label": label.strip(), "points": int(points.strip())})
+    return [level.model_dump() for level in parse_levels(levels)]

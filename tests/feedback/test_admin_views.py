@@ -138,3 +138,39 @@ def test_it_offers_only_taught_assignments_in_the_rubric_admin(
     form = client.get(reverse("admin:feedback_rubric_add")).content.decode()
     assert f'value="{own.pk}"' in form
     assert f'value="{submission.assignment.pk}"' not in form
+
+
+def test_it_edits_rubric_levels_as_lines_not_json(
+    client: Client, teacher: Any, submission: Any
+) -> None:
+    rubric = default_rubric(assignment=submission.assignment)
+    criteria = list(rubric.criteria.order_by("order", "id"))
+    teacher.user_permissions.add(
+        *Permission.objects.filter(content_type__app_label="feedback", codename__endswith="rubric")
+    )
+    client.force_login(teacher)
+    url = reverse("admin:feedback_rubric_change", args=[rubric.pk])
+    page = client.get(url).content.decode()
+    assert "Missing = 0\nWeak = 1\nAdequate = 2\nStrong = 3" in page and '"points"' not in page
+    data = {
+        "assignment": submission.assignment.pk,
+        "criteria-TOTAL_FORMS": str(len(criteria)),
+        "criteria-INITIAL_FORMS": str(len(criteria)),
+    }
+    for n, criterion in enumerate(criteria):
+        data |= {
+            f"criteria-{n}-id": criterion.pk,
+            f"criteria-{n}-rubric": rubric.pk,
+            f"criteria-{n}-order": criterion.order,
+            f"criteria-{n}-name": criterion.name,
+            f"criteria-{n}-levels": "No = 0\nYes = 5" if n == 0 else "Missing = 0\nStrong = 3",
+        }
+    assert client.post(url, data).status_code == 302
+    criteria[0].refresh_from_db()
+    assert criteria[0].levels == [{"label": "No", "points": 0}, {"label": "Yes", "points": 5}]
+    data["criteria-0-levels"] = "No = zero"
+    refused = client.post(url, data)
+    assert refused.status_code == 200 and "Write one level per line" in refused.content.decode()
+    assert "No = zero" in refused.content.decode()  # what was typed is shown back
+    criteria[0].refresh_from_db()
+    assert criteria[0].levels[1]["points"] == 5

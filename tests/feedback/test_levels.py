@@ -82,3 +82,39 @@ def test_it_writes_the_default_rubric_in_a_spanish_assignments_language(assignme
     names = list(rubric.criteria.values_list("name", flat=True))
     assert names[0] == "Afirmación" and names[-1] == "Coherencia general"
     assert rubric.criteria.first().levels[3] == {"label": "Sólido", "points": 3}
+
+
+def test_it_reads_levels_written_one_per_line() -> None:
+    from feedback.levels import levels_as_text, levels_from_text
+
+    text = "Missing = 0\n\n  Weak=1\nA = B = 2\n"
+    assert levels_from_text(text) == [
+        {"label": "Missing", "points": 0},
+        {"label": "Weak", "points": 1},
+        {"label": "A = B", "points": 2},
+    ]
+    assert levels_as_text(DEFAULT_LEVELS).splitlines()[-1] == "Strong = 3"
+    for bad in ("Strong", "Strong = three", "= 3", "Strong = -1", "", "x = 1001"):
+        with pytest.raises(ValueError):
+            levels_from_text(bad)
+
+
+@given(
+    st.lists(
+        st.builds(
+            dict,
+            label=st.text(
+                st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")),
+                min_size=1,
+                max_size=60,
+            ).filter(lambda s: s.strip() and s == s.strip()),
+            points=st.integers(0, 1000),
+        ),
+        min_size=1,
+        max_size=MAX_LEVELS,
+    )
+)
+def test_it_round_trips_levels_through_text(levels: list[dict[str, Any]]) -> None:
+    from feedback.levels import levels_as_text, levels_from_text
+
+    assert levels_from_text(levels_as_text(levels)) == levels
