@@ -8,7 +8,13 @@ from django.utils.translation import gettext_lazy as _
 from casefiles.models import Visibility
 from untrusted.forms import validate_storable_text
 
-__all__ = ["CaseFileForm", "PastedSourceForm", "SearchForm", "UploadedSourceForm"]
+__all__ = [
+    "CaseFileForm",
+    "OriginForm",
+    "PastedSourceForm",
+    "SearchForm",
+    "UploadedSourceForm",
+]
 
 
 class CaseFileForm(forms.Form):
@@ -76,6 +82,28 @@ class UploadedSourceForm(_ProvenanceForm):
         label=_("File (.txt, .md or .pdf)"),
         widget=forms.ClearableFileInput(attrs={"accept": ".txt,.md,.markdown,.pdf"}),
     )
+
+
+class OriginForm(forms.Form):
+    """Which other source of the same case file a source reports from, or none."""
+
+    upstream_origin = forms.TypedChoiceField(
+        label=_("Reports from"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        # Only this file's other sources are offered; anything else posted is refused here.
+        error_messages={"invalid_choice": _("Choose another source of this case file, or none.")},
+    )
+
+    def __init__(self, *args, source, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        others = source.case_file.sources.exclude(pk=source.pk).only("pk", "title")
+        self.fields["upstream_origin"].choices = [("", _("none: it is an origin"))] + [
+            (other.pk, f"{other.title} ({other.key})") for other in others
+        ]
+        if not self.is_bound:
+            self.initial["upstream_origin"] = source.upstream_origin_id or ""
 
 
 class SearchForm(forms.Form):

@@ -11,5 +11,10 @@ urlpatterns = [
     path("casefiles/<int:pk>/sources/add/", views.source_add, name="source_add"),
     path("casefiles/<int:pk>/sources/upload/", views.source_upload, name="source_upload"),
     path("casefiles/<int:pk>/sources/<int:source_pk>/", views.source_detail, name="source"),
+    path(
+        "casefiles/<int:pk>/sources/<int:source_pk>/origin/",
+        views.source_origin,
+        name="source_origin",
+    ),
     path("casefiles/<int:pk>/search/", views.case_file_search, name="search"),
 ]

@@ -1,5 +1,7 @@
 """The case file pages: my case files, a new one, its sources, a source's spans, search.
 
+The owner may also change, on a source's page, which source it reports from.
+
 A private case file is its owner's alone; a public one can be read (not
 changed) by anyone signed in. Anything else is a 404, like a missing one.
 """
@@ -15,7 +17,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from casefiles import services
-from casefiles.forms import CaseFileForm, PastedSourceForm, SearchForm, UploadedSourceForm
+from casefiles.forms import (
+    CaseFileForm,
+    OriginForm,
+    PastedSourceForm,
+    SearchForm,
+    UploadedSourceForm,
+)
 from casefiles.models import CaseFile, Source
 from casefiles.presenters import highlight_hits
 from casefiles.retrieval import retrieve_spans
@@ -27,6 +35,7 @@ __all__ = [
     "case_file_search",
     "source_add",
     "source_detail",
+    "source_origin",
     "source_upload",
 ]
 
@@ -148,19 +157,52 @@ def source_upload(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "casefiles/detail.html", context, status=400)
 
 
+def _get_source_for_user(
+    request: HttpRequest, pk: int, source_pk: int, *, write: bool = False
+) -> Source:
+    case_file = _get_case_file_for_user(request, pk, write=write)
+    return get_object_or_404(
+        Source.objects.select_related("case_file", "upstream_origin"),
+        pk=source_pk,
+        case_file=case_file,
+    )
+
+
+def _source_page(
+    request: HttpRequest, source: Source, origin_form: OriginForm | None = None, status: int = 200
+) -> HttpResponse:
+    can_edit = source.case_file.owner_id == request.user.pk
+    context = {
+        "case_file": source.case_file,
+        "source": source,
+        "spans": list(source.spans.all()),
+        "origin_form": (origin_form or OriginForm(source=source)) if can_edit else None,
+    }
+    return render(request, "casefiles/source.html", context, status=status)
+
+
 @login_required
 @require_GET
 def source_detail(request: HttpRequest, pk: int, source_pk: int) -> HttpResponse:
-    case_file = _get_case_file_for_user(request, pk)
-    source = get_object_or_404(
-        Source.objects.select_related("upstream_origin"), pk=source_pk, case_file=case_file
-    )
-    spans = list(source.spans.all())
-    return render(
-        request,
-        "casefiles/source.html",
-        {"case_file": case_file, "source": source, "spans": spans},
-    )
+    return _source_page(request, _get_source_for_user(request, pk, source_pk))
+
+
+@login_required
+@require_POST
+def source_origin(request: HttpRequest, pk: int, source_pk: int) -> HttpResponse:
+    source = _get_source_for_user(request, pk, source_pk, write=True)
+    form = OriginForm(request.POST, source=source)
+    if form.is_valid():
+        chosen = form.cleaned_data["upstream_origin"]
+        origin = source.case_file.sources.get(pk=chosen) if chosen is not None else None
+        try:
+            services.set_upstream_origin(source=source, origin=origin)
+        except services.SourceRefused as refused:
+            form.add_error(None, refused.message)
+        else:
+            messages.success(request, _("Saved where this source reports from."))
+            return redirect("casefiles:source", pk=pk, source_pk=source.pk)
+    return _source_page(request, source, origin_form=form, status=400)
 
 
 @login_required

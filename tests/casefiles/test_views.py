@@ -16,11 +16,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def owner():
-    return get_user_model().objects.create_user("ada", password="a-long-enough-pass")
-
-
-@pytest.fixture
 def case_file(owner):
     case_file = services.create_case_file(owner=owner, title="Readings <b>")
     services.add_source(case_file=case_file, title="Study", text="Traffic fell by 22%.")
