@@ -35,9 +35,15 @@ from debates.models import StopReason
 __all__ = [
     "StopDecision",
     "budget_decision",
+    "is_budget_stop",
     "labels_unchanged",
     "round_decision",
 ]
+
+
+# How budget_decision's stored detail begins: pages tell a budget stop from
+# other critical defects by it (the reason alone does not say which).
+BUDGET_DETAIL_PREFIX = "Budget:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +61,14 @@ def budget_decision(
         return None
     return StopDecision(
         StopReason.CRITICAL_DEFECT,
-        f"Budget: the {next_stage} stage would cost about ${estimate:.4f} but only "
+        f"{BUDGET_DETAIL_PREFIX} the {next_stage} stage would cost about ${estimate:.4f} but only "
         f"${max(remaining, Decimal(0)):.4f} of ${budget:.2f} is left.",
     )
+
+
+def is_budget_stop(*, reason: str, detail: str) -> bool:
+    """True when a run ended because its budget could not pay for the next stage."""
+    return reason == StopReason.CRITICAL_DEFECT and detail.startswith(BUDGET_DETAIL_PREFIX)
 
 
 def labels_unchanged(before: Mapping[str, str], after: Mapping[str, str]) -> bool:

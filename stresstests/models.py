@@ -62,6 +62,8 @@ class DefenceStatus(models.TextChoices):
     PENDING = "pending", _("being checked")
     ACCEPTED = "accepted", _("accepted")
     REFUSED = "refused", _("refused")
+    # The run ended before judging it (its budget ran out): neither accepted nor refused.
+    UNCHECKED = "unchecked", _("not checked")
 
 
 class DefenceRefusal(models.TextChoices):
@@ -69,6 +71,9 @@ class DefenceRefusal(models.TextChoices):
     RESTATEMENT = "restatement", _("it only restates what the objection denies")
     WRONG_TYPE = "wrong_type", _("it does not deny the objection itself")
     NOT_JUDGED = "not_judged", _("it could not be checked")
+    # Why an answer is UNCHECKED.
+    BUDGET = "budget", _("the stress test reached its spending limit before checking it")
+    STOPPED = "stopped", _("the stress test stopped before checking it")
 
 
 class Defence(models.Model):

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from argumentation.toulmin_graph import ClaimStatus, attack_node, defence_node, student_node
 from debates.models import AttackType
 from debates.presenters import failure_message
+from debates.stopping import is_budget_stop
 from debates.svg import GraphEdge, GraphNode, GraphWords, render_graph_svg
 from stresstests.models import DefenceStatus, StressTest
 from stresstests.outcome import compute, is_running, node_ids, reply_node
@@ -170,6 +171,10 @@ def status_context(stress: StressTest, *, user) -> dict:
             }
         )
     labels = outcome.labels
+    stopped = debate.status == "stopped"
+    budget_stopped = stopped and is_budget_stop(
+        reason=debate.stop_reason, detail=debate.stop_detail
+    )
     return {
         "stress": stress,
         "debate": debate,
@@ -186,7 +191,9 @@ def status_context(stress: StressTest, *, user) -> dict:
         },
         "svg": _svg(state, outcome),
         "failure_message": failure_message(debate=debate) if debate.status == "failed" else "",
-        "stopped": debate.status == "stopped",
+        "stopped": stopped and not budget_stopped,
+        "budget_stopped": budget_stopped,
+        "is_student": user.pk == stress.student_id,
         "can_retry": debate.can_retry and user.pk == stress.student_id,
         "elements": [
             (names[name], state.element_map.get(name, ""))

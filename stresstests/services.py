@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from debates.models import Debate, DebateStatus, Persona
 from debates.services import debates_available, estimate_cost, launch
+from debates.stopping import is_budget_stop
 from limits.services import admit, lock_user
 from stresstests.mapping import elements_of
 from stresstests.models import Defence, DefenceStatus, StressTest
@@ -86,6 +87,21 @@ def start_stress_test(*, argument, user, persona_ids: Sequence[int]) -> StressTe
     return stress
 
 
+def _refusal_while(debate: Debate) -> str:
+    """Why an answer cannot be taken now, and what to do instead."""
+    if is_budget_stop(reason=debate.stop_reason, detail=debate.stop_detail):
+        return _(
+            "This stress test reached its spending limit, so it cannot check new answers. "
+            "Start a new stress test of your argument, or ask your instructor."
+        )
+    if debate.status == DebateStatus.STOPPED:
+        return _(
+            "This stress test stopped early, so it cannot check new answers. "
+            "Start a new stress test of your argument."
+        )
+    return _("Wait until the stress test has finished its current step.")
+
+
 def defend(*, stress: StressTest, attack_key: str, text: str) -> Defence:
     """Queue the student's answer to one attack; the engine's ``defence`` stage judges it."""
     text = (text or "").strip()
@@ -95,7 +111,7 @@ def defend(*, stress: StressTest, attack_key: str, text: str) -> Defence:
     with transaction.atomic():
         debate = Debate.objects.select_for_update().get(pk=stress.debate_id)
         if debate.status != DebateStatus.DONE:
-            raise StressError(_("Wait until the stress test has finished its current step."))
+            raise StressError(_refusal_while(debate))
         state = load_state(debate)
         attack = answerable(state).get(attack_key)
         if attack is None:

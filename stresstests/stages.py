@@ -46,7 +46,7 @@ from stresstests.personas import student_persona
 from stresstests.schemas import ConcessionVerdicts, DefenceVerdict, PersonaReply
 from stresstests.state import StressState, load_state
 
-__all__ = ["EVENT_TYPES", "STAGES"]
+__all__ = ["EVENT_TYPES", "STAGES", "leave_unchecked"]
 
 STATUS_EVENT = "stress_status"
 REPLY_EVENT = "persona_replied"
@@ -261,18 +261,7 @@ class DefenceStage:
             verdict = results[0].parsed if results and results[0].ok else None
             self._judge(debate, row, verdict, round)
         after = load_state(debate)
-        events.record_event(
-            debate=debate,
-            type=DEFENCE_EVENT,
-            payload={
-                "round": round,
-                "attack": row.attack.from_argument.key if row.attack.from_argument else "",
-                "status": row.status,
-                "reason": row.reason,
-                "explanation": row.explanation,
-                "node": row.node.key if row.node else None,
-            },
-        )
+        _record_defence(debate, row)
         _record_status(debate, after, self.name)
         return StageOutcome(after=after)
 
@@ -292,6 +281,32 @@ class DefenceStage:
         if row.status == DefenceStatus.ACCEPTED:
             row.node = _defence_node(debate, row, round)
         row.save(update_fields=["status", "reason", "explanation", "node"])
+
+
+def _record_defence(debate: Debate, row: Defence) -> None:
+    events.record_event(
+        debate=debate,
+        type=DEFENCE_EVENT,
+        payload={
+            "round": row.seq,
+            "attack": row.attack.from_argument.key if row.attack.from_argument else "",
+            "status": row.status,
+            "reason": row.reason,
+            "explanation": row.explanation,
+            "node": row.node.key if row.node else None,
+        },
+    )
+
+
+def leave_unchecked(debate: Debate, *, reason: str) -> None:
+    """The run ended with answers not judged yet: say so, instead of "being checked" forever."""
+    pending = Defence.objects.filter(
+        stress_test__debate=debate, status=DefenceStatus.PENDING
+    ).select_related("attack__from_argument", "node")
+    for row in pending.order_by("seq"):
+        row.status, row.reason = DefenceStatus.UNCHECKED, reason
+        row.save(update_fields=["status", "reason"])
+        _record_defence(debate, row)
 
 
 def _defence_node(debate: Debate, row: Defence, round: int) -> DebateArgument:

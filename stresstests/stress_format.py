@@ -13,8 +13,10 @@ from django.utils.translation import gettext_lazy as _
 
 from debates.formats import Format
 from debates.models import DebateStatus, StopReason
+from debates.stopping import is_budget_stop
+from stresstests.models import DefenceRefusal
 from stresstests.outcome import ATTACK_ROUND, compute, student_argument
-from stresstests.stages import STAGES, reply_allowed
+from stresstests.stages import STAGES, leave_unchecked, reply_allowed
 from stresstests.state import StressState, load_state, state_hash
 
 __all__ = ["STRESS", "plan"]
@@ -67,6 +69,12 @@ def final_status(decision) -> str:
     return DebateStatus.DONE
 
 
+def on_finish(debate, decision, output) -> None:
+    """An answer still waiting when the run ends will not be judged: mark it, with why."""
+    budget = is_budget_stop(reason=decision.reason, detail=decision.detail)
+    leave_unchecked(debate, reason=DefenceRefusal.BUDGET if budget else DefenceRefusal.STOPPED)
+
+
 def _page_url(debate) -> str:
     return reverse("stresstests:detail", args=[debate.stress_test.pk])
 
@@ -81,5 +89,6 @@ STRESS = Format(
     final_output=final_output,
     start_payload=start_payload,
     final_status=final_status,
+    on_finish=on_finish,
     page_url=_page_url,
 )
