@@ -13,10 +13,24 @@ independent of the others, so they may run concurrently. The winners of a
 round, kept in bracket order, are paired neighbour with neighbour for the
 next one.
 
-Model families, for ``force_diversity``: the family is the part of the model
-id before the first hyphen, lowercased, after dropping any ``provider/``
-prefix. ``claude-sonnet-5-5`` and ``claude-haiku-4-5`` are both ``claude``;
-``gpt-4o`` is ``gpt``; an id without a hyphen is its own family.
+Model families, for ``force_diversity``. After dropping any ``vendor/``
+prefix and lowercasing:
+
+- Anthropic models (``claude…``) are grouped by **tier**: the family is the
+  first of ``opus``, ``sonnet`` or ``haiku`` among the id's hyphenated parts,
+  wherever it stands, so ``claude-sonnet-5-5`` and the older
+  ``claude-3-5-sonnet-20241022`` are both ``sonnet``, ``claude-opus-4-1`` is
+  ``opus``. A Claude id naming no tier (``claude-2``) is ``claude``.
+- Any other model's family is the part before the first hyphen: ``gpt-4o``
+  and ``gpt-5`` are ``gpt``, ``gemini-2-pro`` is ``gemini``; an id without a
+  hyphen is its own family.
+
+Why tiers: the product has one vendor configured (Anthropic), so a rule of
+"one per vendor" would make the option refuse every tournament of the
+configured models. The tiers are different models, not sizes of one: they
+differ in size and training, and argue differently, which is what a
+diverse bracket wants. Versions of one tier (``claude-sonnet-4-5`` and
+``claude-sonnet-5-5``) stay one family.
 """
 
 from __future__ import annotations
@@ -45,6 +59,8 @@ __all__ = [
 
 MIN_MODELS = 2
 MAX_MODELS = 5
+# Anthropic's tiers: each is its own family (see the module docstring).
+CLAUDE_TIERS = ("opus", "sonnet", "haiku")
 
 
 class DiversityImpossible(ValueError):
@@ -130,10 +146,13 @@ def next_round(winners: Sequence[str]) -> list[Pairing]:
 
 def model_family(model_id: str) -> str:
     """The family a model belongs to; see the module docstring for the rule."""
-    name = model_id.strip().rsplit("/", 1)[-1].lower()
-    if not name:
+    name = model_id.strip().rsplit("/", 1)[-1].strip().lower()
+    parts = [part for part in name.split("-") if part]
+    if not parts:
         raise ValueError("A model id cannot be empty.")
-    return name.split("-", 1)[0]
+    if parts[0] == "claude":
+        return next((part for part in parts if part in CLAUDE_TIERS), "claude")
+    return parts[0]
 
 
 def check_diversity(models: Sequence[str]) -> None:

@@ -1,6 +1,7 @@
 from decimal import Decimal
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from tests.fakes.tournament_model import FakeTournamentModel
 
@@ -24,3 +25,17 @@ def fake_model(fake_anthropic, tournament_prices):
     model = FakeTournamentModel()
     fake_anthropic.responder = model
     return model
+
+
+@pytest.fixture
+def ada(client):
+    """A signed-in user (the page tests' client is hers)."""
+    user = get_user_model().objects.create_user("ada", password="a-long-enough-pass")
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
+def grace():
+    """Another user."""
+    return get_user_model().objects.create_user("grace", password="a-long-enough-pass")

@@ -3,6 +3,8 @@
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tournaments.bracket import (
     DiversityImpossible,
@@ -16,6 +18,7 @@ from tournaments.bracket import (
     seed_models,
     select_diverse,
 )
+from tournaments.services import DEFAULT_MODELS
 
 RATINGS = {"e": Decimal("1100"), "a": Decimal("1400"), "b": Decimal("1350"), "c": Decimal("1300")}
 
@@ -80,33 +83,72 @@ def test_it_refuses_too_few_or_too_many_models_and_repeats():
 @pytest.mark.parametrize(
     ("model_id", "family"),
     [
-        ("claude-sonnet-5-5", "claude"),
-        ("claude-haiku-4-5", "claude"),
-        ("Claude-Opus-4", "claude"),
+        # Anthropic: one family per tier, whatever the version or where the tier stands.
+        ("claude-opus-5-5", "opus"),
+        ("claude-sonnet-5-5", "sonnet"),
+        ("claude-haiku-5-5", "haiku"),
+        ("claude-haiku-4-5", "haiku"),
+        ("Claude-Opus-4", "opus"),
+        ("claude-3-5-sonnet-20241022", "sonnet"),
+        ("claude-3-opus-20240229", "opus"),
+        ("anthropic/claude-3-haiku-20240307", "haiku"),
+        ("claude-2", "claude"),
+        # Other vendors: the part before the first hyphen.
         ("gpt-4o", "gpt"),
         ("openai/gpt-4o-mini", "gpt"),
+        ("gemini-2-pro", "gemini"),
         ("mistral", "mistral"),
+        # Not a Claude id, so a tier word later on does not matter.
+        ("notclaude-sonnet", "notclaude"),
     ],
 )
 def test_it_derives_the_family_from_the_model_id(model_id, family):
     assert model_family(model_id) == family
 
 
+@pytest.mark.parametrize("model_id", ["", "  ", "vendor/", "---"])
+def test_it_refuses_an_empty_model_id(model_id):
+    with pytest.raises(ValueError, match="empty"):
+        model_family(model_id)
+
+
+_ID_PART = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789.", min_size=1, max_size=8)
+_MODEL_IDS = st.builds(
+    lambda head, rest: "-".join([head, *rest]),
+    st.sampled_from(["claude", "gpt", "gemini", "opus", "sonnet"]) | _ID_PART,
+    st.lists(st.sampled_from(["opus", "sonnet", "haiku", "3", "5"]) | _ID_PART, max_size=4),
+)
+
+
+@given(model_id=_MODEL_IDS, vendor=_ID_PART)
+def test_it_keeps_the_family_under_case_and_a_vendor_prefix(model_id, vendor):
+    family = model_family(model_id)
+    assert model_family(model_id.upper()) == family
+    assert model_family(f"{vendor}/{model_id}") == family
+    assert model_family(f"{vendor.upper()}/{model_id.title()}") == family
+
+
+def test_the_default_models_are_three_families():
+    assert [model_family(m) for m in DEFAULT_MODELS] == ["opus", "sonnet", "haiku"]
+    check_diversity(DEFAULT_MODELS)
+    assert select_diverse(DEFAULT_MODELS, 3) == list(DEFAULT_MODELS)
+
+
 def test_it_picks_one_model_per_family_in_preference_order():
-    candidates = ["claude-sonnet-5-5", "claude-haiku-4-5", "gpt-4o", "gemini-2", "gpt-5"]
+    candidates = ["claude-sonnet-5-5", "claude-sonnet-4-5", "gpt-4o", "gemini-2", "gpt-5"]
     assert select_diverse(candidates, 3) == ["claude-sonnet-5-5", "gpt-4o", "gemini-2"]
 
 
 def test_it_says_plainly_when_diversity_is_impossible():
     with pytest.raises(DiversityImpossible) as caught:
-        select_diverse(["claude-sonnet-5-5", "claude-haiku-4-5", "gpt-4o"], 3)
+        select_diverse(["claude-sonnet-5-5", "claude-3-5-sonnet-20241022", "gpt-4o"], 3)
     message = str(caught.value)
     assert "3 models from different families" in message
-    assert "only 2 (claude, gpt)" in message
+    assert "only 2 (gpt, sonnet)" in message
     assert "turn off the diversity option" in message
 
 
 def test_it_names_the_two_models_of_one_family():
-    check_diversity(["claude-sonnet-5-5", "gpt-4o"])
-    with pytest.raises(DiversityImpossible, match="claude-sonnet-5-5 and claude-haiku-4-5"):
-        check_diversity(["claude-sonnet-5-5", "gpt-4o", "claude-haiku-4-5"])
+    check_diversity(["claude-sonnet-5-5", "claude-haiku-4-5", "gpt-4o"])
+    with pytest.raises(DiversityImpossible, match="claude-haiku-5-5 and claude-haiku-4-5"):
+        check_diversity(["claude-haiku-5-5", "gpt-4o", "claude-haiku-4-5"])

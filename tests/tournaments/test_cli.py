@@ -16,6 +16,7 @@ from django.core.management.base import CommandError
 from tests.fakes.tournament_model import CONSENSUS
 from tests.tournaments.conftest import MODELS
 from tournaments.models import Match, Rating
+from tournaments.services import DEFAULT_MODELS
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "Which database for a 10,000-student course platform?"
@@ -140,3 +141,17 @@ def test_it_exits_1_in_plain_words_when_the_tournament_fails(fake_model) -> None
     assert caught.value.returncode == 1
     assert "The AI service was unavailable" in str(caught.value)
     assert "529" not in str(caught.value)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_runs_the_configured_models_with_force_diversity(fake_model, settings) -> None:
+    del settings.TOURNAMENT_MODELS  # the product's own default: Opus, Sonnet and Haiku
+
+    out, _ = _cli(
+        "--decision-type", "database", "--context", QUESTION, "--force-diversity",
+        "--budget", "5", "--export-format", "json",
+    )  # fmt: skip
+
+    data = json.loads(out)
+    assert sorted(data["models"]) == sorted(DEFAULT_MODELS)
+    assert data["status"] == "done" and data["result"]["complete"] is True

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
@@ -15,18 +14,6 @@ from tournaments.models import Match, Rating, Tournament
 pytestmark = pytest.mark.django_db(transaction=True)
 
 HOSTILE = "<script>alert('pwned')</script>"
-
-
-@pytest.fixture
-def ada(client):
-    user = get_user_model().objects.create_user("ada", password="a-long-enough-pass")
-    client.force_login(user)
-    return user
-
-
-@pytest.fixture
-def grace():
-    return get_user_model().objects.create_user("grace", password="a-long-enough-pass")
 
 
 def _pages(debate: Debate) -> list[str]:
