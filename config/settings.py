@@ -226,6 +226,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # A debate's worker holds it for this long between heartbeats (debates/claiming.py);
 # longer than one model call with its retries.
 # Case files (casefiles/): the largest upload accepted as a source.
+# Seconds an LMS (LTI token, roster, grade passback) may take to answer one call.
+LTI_PLATFORM_TIMEOUT_SECONDS = float(os.environ.get("LTI_PLATFORM_TIMEOUT_SECONDS", "10"))
 CASEFILE_MAX_UPLOAD_BYTES = int(os.environ.get("CASEFILE_MAX_UPLOAD_BYTES", str(10 * 1024 * 1024)))
 # Form fields other than files: a pasted source of 1,000,000 characters, percent-encoded,
 # fits (Django's 2.5 MB default would answer a bare 400). Files stream to disk past 2.5 MB.

@@ -204,13 +204,17 @@ def _pass_back(submission: Submission) -> str:
     return PASSBACK_SENT if sent else ""
 
 
-def release(*, author: Any, submission: Submission) -> Release:
-    """Show comments and scores to the student; send the score back to a linked LMS."""
+def release(*, author: Any, submission: Submission, pass_back: bool = True) -> Release:
+    """Show comments and scores to the student; send the score back to a linked LMS.
+
+    ``pass_back=False`` releases without calling the LMS and records the
+    score as not sent (``release_all`` does so once the LMS has failed).
+    """
     _require_instructor(author, submission)
     row, _created = Release.objects.get_or_create(
         submission=submission, defaults={"released_by": author}
     )
-    row.passback = _pass_back(submission)
+    row.passback = _pass_back(submission) if pass_back else PASSBACK_FAILED
     row.save(update_fields=["passback"])
     return row
 
@@ -221,10 +225,17 @@ def unrelease(*, author: Any, submission: Submission) -> None:
 
 
 def release_all(*, author: Any, assignment: Assignment) -> int:
-    """Release every submission of the assignment; how many were released."""
+    """Release every submission of the assignment; how many were released.
+
+    Once one score cannot be sent to the LMS, the rest are released without
+    trying (marked not sent, to be retried by releasing again): a platform
+    that is down would otherwise cost one timeout per student in this request.
+    """
     submissions = list(assignment.submissions.select_related("assignment", "student"))
+    lms_answers = True
     for submission in submissions:
-        release(author=author, submission=submission)
+        row = release(author=author, submission=submission, pass_back=lms_answers)
+        lms_answers = lms_answers and row.passback != PASSBACK_FAILED
     return len(submissions)
 
 

@@ -15,15 +15,17 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+import requests
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from lti_tool.models import Key, LtiContext, LtiResourceLink, LtiUser
-from lti_tool.services.nrps import fetch_member_data
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.grade import Grade
 from pylti1p3.lineitem import LineItem
+from pylti1p3.names_roles import NamesRolesProvisioningService
 from pylti1p3.service_connector import ServiceConnector
 
 from classroom.models import Assignment, Classroom, Membership
@@ -142,6 +144,37 @@ def remember_ags(*, link: LinkedAssignment, ags_claim: dict) -> None:
     link.save(update_fields=["lineitem_url", "lineitems_url", "scopes"])
 
 
+class _BoundedSession(requests.Session):
+    """A requests session whose every call has a timeout.
+
+    pylti1p3 calls the platform (token, NRPS, AGS) through a plain
+    ``requests.Session`` with no timeout, so a platform that accepts the
+    connection and never answers would hold the request, or a class release,
+    for ever. (connect, read) seconds, from ``LTI_PLATFORM_TIMEOUT_SECONDS``.
+    """
+
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
+        kwargs.setdefault("timeout", (3.05, settings.LTI_PLATFORM_TIMEOUT_SECONDS))
+        return super().request(*args, **kwargs)
+
+
+def _connector(registration: Any) -> ServiceConnector:
+    session = _BoundedSession()
+    session.headers["User-Agent"] = "argue-lti"
+    return ServiceConnector(registration.to_registration(), requests_session=session)
+
+
+def fetch_member_data(context: LtiContext) -> list[dict]:
+    """The platform's roster (NRPS), as django-lti's own helper, with bounded calls."""
+    if not context.memberships_url:
+        return []
+    nrps = NamesRolesProvisioningService(
+        _connector(context.deployment.registration),
+        {"context_memberships_url": context.memberships_url},
+    )
+    return list(nrps.get_members())
+
+
 def sync_roster(*, course: CourseClass) -> int:
     """Fetch the course roster (NRPS) and add its active learners to the class.
 
@@ -201,7 +234,7 @@ def send_score(*, assignment: Assignment, student: Any, score: float, max_score:
             "lineitem": link.lineitem_url,
             "lineitems": link.lineitems_url,
         }
-        ags = AssignmentsGradesService(ServiceConnector(registration.to_registration()), claim)
+        ags = AssignmentsGradesService(_connector(registration), claim)
         grade = (
             Grade()
             .set_score_given(float(score))

@@ -60,3 +60,32 @@ def test_it_releases_even_when_the_lms_refuses(
 
 def _tool_jwks() -> dict:
     return Client().get(reverse("lti:jwks")).json()
+
+
+def test_it_stops_calling_a_failing_lms_for_the_rest_of_the_class(
+    registration: Any,  # noqa: F811
+    platform: Any,  # noqa: F811
+    django_user_model: Any,
+) -> None:
+    admin, submission = _scored_submission(platform, django_user_model)
+    launch(Client(), platform, sub="student-2", roles=LEARNER)
+    second = LtiUser.objects.get(sub="student-2").auth_user
+    start_submission(assignment=submission.assignment, student=second)
+    platform.tool_jwks = {"keys": []}
+    asked = len(platform.token_requests)
+    assert release_all(author=admin, assignment=submission.assignment) == 2
+    assert len(platform.token_requests) == asked + 1  # one try, not one per student
+    assert set(Release.objects.values_list("passback", flat=True)) == {"failed"}
+
+
+def test_it_gives_up_on_an_lms_that_never_answers(
+    registration: Any,  # noqa: F811
+    platform: Any,  # noqa: F811
+    django_user_model: Any,
+    settings: Any,
+) -> None:
+    admin, submission = _scored_submission(platform, django_user_model)
+    settings.LTI_PLATFORM_TIMEOUT_SECONDS = 0.2
+    platform.token_delay = 1.5
+    assert release(author=admin, submission=submission).passback == "failed"
+    assert platform.scores == []

@@ -50,6 +50,8 @@ class TestPlatform:
             {"id": "", "label": "Week 3", "scoreMaximum": 10, "resourceLinkId": "link-1"}
         ]
         self.members: list[dict] = []
+        # Seconds to wait before answering a token request: a platform that hangs.
+        self.token_delay = 0.0
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
@@ -190,6 +192,7 @@ class TestPlatform:
                 path = urlparse(self.path).path
                 body = self._body()
                 if path == "/token":
+                    time.sleep(platform.token_delay)
                     form = {k: v[0] for k, v in parse_qs(body.decode()).items()}
                     token = platform.grant(form)
                     if token is None:
