@@ -17,7 +17,15 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-__all__ = ["CaseFile", "Source", "SourceKind", "Span", "Visibility"]
+__all__ = ["CaseFile", "Source", "SourceKind", "Span", "Visibility", "parse_span_key"]
+
+
+def parse_span_key(key: str) -> tuple[int, int] | None:
+    """``S3.12`` → (source id 3, ordinal 12); None for anything else (a model may write junk)."""
+    source, _sep, ordinal = key[1:].partition(".")
+    if key.startswith("S") and source.isdigit() and ordinal.isdigit():
+        return int(source), int(ordinal)
+    return None
 
 
 class Visibility(models.TextChoices):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from casefiles.models import Span
+from casefiles.models import Span, parse_span_key
 from debates.stopping import StopDecision
 from inquiries.gates import cited_ids
 from inquiries.models import (
@@ -38,11 +38,7 @@ __all__ = ["final_output"]
 
 
 def _span_details(case_file_id: int, keys: set[str]) -> dict[str, dict]:
-    wanted = {}
-    for key in keys:
-        source, _, ordinal = key[1:].partition(".")
-        if key.startswith("S") and source.isdigit() and ordinal.isdigit():
-            wanted[(int(source), int(ordinal))] = key
+    wanted = {pair: key for key in keys if (pair := parse_span_key(key))}
     rows = Span.objects.filter(
         case_file_id=case_file_id, source_id__in={s for s, _ in wanted}
     ).select_related("source")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from debates.models import Debate, StageRun
@@ -13,7 +14,10 @@ __all__ = [
     "AGENT_LABELS",
     "GRADE_LABELS",
     "STOP_SENTENCES",
+    "OP_LABELS",
     "GraphPicture",
+    "calc_rows",
+    "citation_hrefs",
     "current_node",
     "graph_picture",
     "span_pieces",
@@ -44,6 +48,12 @@ STOP_SENTENCES = {
         "Stopped: nobody changed position for two rounds, and they still disagree."
     ),
     "EVIDENCE_EXHAUSTED": _("Stopped: the last round brought no new evidence."),
+}
+
+OP_LABELS = {
+    "percentage": _("percentage (first × 100 ÷ second)"),
+    "difference": _("difference (first − second)"),
+    "sum": _("sum"),
 }
 
 NODE_LABELS = {
@@ -146,6 +156,63 @@ def span_pieces(source_text: str, start: int, end: int, context: int = 300) -> l
     return pieces
 
 
+def calc_rows(case_file_id: int, calcs: list[dict]) -> list[dict]:
+    """The result's calculations, each input with a link to the span that writes it.
+
+    A span key that is not in the case file keeps no link (the registry only
+    accepts inputs written in a span, so this is an edited or stale output).
+    """
+    from casefiles.models import Span, parse_span_key
+
+    keys = {i.get("span", "") for k in calcs for i in k.get("inputs") or []}
+    wanted = {pair: key for key in keys if (pair := parse_span_key(key))}
+    found = {
+        wanted[pair]
+        for pair in Span.objects.filter(
+            case_file_id=case_file_id, source_id__in={s for s, _o in wanted}
+        ).values_list("source_id", "ordinal")
+        if pair in wanted
+    }
+    rows = []
+    for k in calcs:
+        inputs = []
+        for i in k.get("inputs") or []:
+            span = i.get("span", "")
+            link = None
+            if span in found:
+                source_id = parse_span_key(span)[0]
+                link = reverse("casefiles:source", args=[case_file_id, source_id]) + "#" + span
+            inputs.append({"value": i.get("value", ""), "span": span, "link": link})
+        rows.append(
+            {
+                "id": k.get("id", ""),
+                "op": OP_LABELS.get(k.get("op"), k.get("op", "")),
+                "inputs": inputs,
+                "result": k.get("result", ""),
+                "agent_label": AGENT_LABELS.get(k.get("registeredBy"), k.get("registeredBy")),
+                "round": k.get("round"),
+            }
+        )
+    return rows
+
+
+def citation_hrefs(debate: Debate, calcs: list[dict]) -> dict[str, str]:
+    """Where each citable id links on the inquiry page: a claim to its chains, a calc to its row.
+
+    Calcs are only listed once the result (and its table of calculations) is shown.
+    """
+    from inquiries.models import RegisteredClaim
+
+    hrefs = {
+        key: reverse("inquiries:claim", args=[debate.pk, key])
+        for key in RegisteredClaim.objects.filter(inquiry_id=debate.pk).values_list(
+            "key", flat=True
+        )
+    }
+    hrefs.update({k["id"]: f"#{k['id']}" for k in calcs if k.get("id")})
+    return hrefs
+
+
 # --- page contexts -----------------------------------------------------------------
 
 
@@ -191,6 +258,7 @@ def detail_context(debate: Debate, user) -> dict:
         o.node_label = NODE_LABELS.get(o.node, o.node)
     claims = output.get("claims") or []
     dissent = output.get("dissent") or {}
+    calcs = (output.get("calcs") or []) if debate.is_finished else []
     return {
         "violations": [
             {**v, "agent_label": AGENT_LABELS.get(v.get("agent"), v.get("agent"))}
@@ -210,6 +278,8 @@ def detail_context(debate: Debate, user) -> dict:
         "output": output,
         "claims": claims,
         "material_claims": [c for c in claims if c.get("material")],
+        "calcs": calc_rows(debate.inquiry.case_file_id, calcs),
+        "citations": citation_hrefs(debate, calcs),
         "grade_labels": GRADE_LABELS,
         "stop_sentence": STOP_SENTENCES.get(debate.stop_reason, ""),
         "utility": [
@@ -221,21 +291,16 @@ def detail_context(debate: Debate, user) -> dict:
 
 
 def claim_context(claim) -> dict:
-    from casefiles.models import Span
+    from casefiles.models import Span, parse_span_key
 
     chains = []
     for chain in claim.chains:
         key = chain.get("span", "")
-        source_id, _, ordinal = key[1:].partition(".")
         span = None
-        if key.startswith("S") and source_id.isdigit() and ordinal.isdigit():
+        if pair := parse_span_key(key):
             span = (
                 Span.objects.select_related("source")
-                .filter(
-                    case_file_id=claim.inquiry.case_file_id,
-                    source_id=int(source_id),
-                    ordinal=int(ordinal),
-                )
+                .filter(case_file_id=claim.inquiry.case_file_id, source_id=pair[0], ordinal=pair[1])
                 .first()
             )
         chains.append(

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 
 from django.db.models import Prefetch
 
-from casefiles.models import Source, Span
+from casefiles.models import Source, Span, parse_span_key
 from debates.models import Debate
 from inquiries.models import AgentOutput, GateViolation, Inquiry, RegisteredClaim, RetrievedEvidence
 
@@ -211,11 +211,7 @@ def load_state(debate: Debate) -> InquiryState:
 
 
 def _spans_by_key(case_file_id: int, keys: list[str]) -> dict[str, SpanView]:
-    wanted = {}
-    for key in keys:
-        source, _, ordinal = key[1:].partition(".")
-        if source.isdigit() and ordinal.isdigit():
-            wanted[(int(source), int(ordinal))] = key
+    wanted = {pair: key for key in keys if (pair := parse_span_key(key))}
     rows = Span.objects.filter(
         case_file_id=case_file_id, source_id__in={s for s, _ in wanted}
     ).only("source_id", "ordinal", "text")
