@@ -11,6 +11,8 @@ finds (PostgreSQL full-text search, or SQLite FTS5).
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -20,12 +22,17 @@ from django.utils.translation import gettext_lazy as _
 __all__ = ["CaseFile", "Source", "SourceKind", "Span", "Visibility", "parse_span_key"]
 
 
+_SPAN_KEY = re.compile(r"S([0-9]{1,9})\.([0-9]{1,9})")
+
+
 def parse_span_key(key: str) -> tuple[int, int] | None:
-    """``S3.12`` → (source id 3, ordinal 12); None for anything else (a model may write junk)."""
-    source, _sep, ordinal = key[1:].partition(".")
-    if key.startswith("S") and source.isdigit() and ordinal.isdigit():
-        return int(source), int(ordinal)
-    return None
+    """``S3.12`` → (source id 3, ordinal 12); None for anything else (a model may write junk).
+
+    ASCII digits only, at most nine: "S3.²" or a 30-digit id must not reach a query
+    (int() refuses the first; PostgreSQL's integer overflows on the second).
+    """
+    match = _SPAN_KEY.fullmatch(key)
+    return (int(match[1]), int(match[2])) if match else None
 
 
 class Visibility(models.TextChoices):

@@ -41,3 +41,11 @@ def test_it_keeps_short_paragraphs_whole_and_cuts_long_ones_at_sentences() -> No
 
 def test_it_gives_no_span_for_blank_text() -> None:
     assert split_spans("  \n\n \t ") == []
+
+
+def test_parse_span_key_reads_only_plain_span_ids() -> None:
+    from casefiles.models import parse_span_key
+
+    assert parse_span_key("S3.12") == (3, 12)
+    for junk in ("X3.12", "S3.²", "S3", "S.1", "S1.2.3", "S" + "9" * 30 + ".1", " S3.1", ""):
+        assert parse_span_key(junk) is None, junk
