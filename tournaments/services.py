@@ -6,7 +6,8 @@ a Celery worker with a broker, a background thread without), so status,
 events, SSE, the ledger, Retry and the limits are the debates' own.
 
 Errors, each a plain sentence for people:
-``ModelSelectionError`` (unknown count, duplicates, diversity impossible),
+``ModelSelectionError`` (wrong count, duplicates, unknown models, diversity
+impossible),
 ``BudgetExceeded`` (tournaments/budget.py: estimated, limit, overage),
 ``limits.services.LimitReached`` (rate, quota, running cap), and
 ``django.core.exceptions.ValidationError`` for other bad input.
@@ -21,6 +22,8 @@ from decimal import ROUND_CEILING, Decimal
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from debates.models import Debate, DebateStatus
 from debates.services import NO_KEY_MESSAGE, debates_available, launch
@@ -46,6 +49,8 @@ __all__ = [
     "ModelSelectionError",
     "create_tournament",
     "estimate_tournament_cost",
+    "check_known",
+    "known_models",
     "pick_models",
 ]
 
@@ -66,6 +71,41 @@ def _candidates() -> list[str]:
     return list(getattr(settings, "TOURNAMENT_MODELS", DEFAULT_MODELS))
 
 
+def known_models() -> list[str]:
+    """The model ids with a price of their own in ``settings.LLM_PRICES``.
+
+    Known means priced: the budget check can only refuse what it can price
+    (``llm.cost_usd`` counts an unpriced model as $0, and its ``"default"``
+    entry, if any, would price a misspelling too), and a misspelt id would
+    only fail mid-run, as a forfeit.
+    """
+    return sorted(key for key in settings.LLM_PRICES if key != "default")
+
+
+def _is_known(model: str, known: Sequence[str]) -> bool:
+    # A suffixed variant of a priced id (a dated snapshot: claude-haiku-5-5-20261001)
+    # is priced as that id by llm.price_for, so it is known too.
+    return any(model == key or model.startswith(f"{key}-") for key in known)
+
+
+def check_known(models: Sequence[str]) -> None:
+    """Raise ``ModelSelectionError`` naming the unknown ids and the known ones."""
+    known = known_models()
+    unknown = [m for m in models if not _is_known(m, known)]
+    if unknown:
+        raise ModelSelectionError(
+            ngettext(
+                "Unknown model: %(unknown)s. The models known here are: %(known)s. "
+                "Check the spelling, or choose among them.",
+                "Unknown models: %(unknown)s. The models known here are: %(known)s. "
+                "Check the spelling, or choose among them.",
+                len(unknown),
+            )
+            % {"unknown": ", ".join(unknown), "known": ", ".join(known) or _("none")},
+            code="unknown_model",
+        )
+
+
 def pick_models(
     *, models: Sequence[str] | None, tournament_size: int | None, force_diversity: bool
 ) -> list[str]:
@@ -79,6 +119,7 @@ def pick_models(
                 raise ModelSelectionError(
                     f"A tournament needs {MIN_MODELS} to {MAX_MODELS} models, not {len(chosen)}."
                 )
+            check_known(chosen)
             if force_diversity:
                 check_diversity(chosen)
             return chosen
@@ -88,13 +129,16 @@ def pick_models(
                 f"A tournament needs {MIN_MODELS} to {MAX_MODELS} models, not {size}."
             )
         if force_diversity:
-            return select_diverse(_candidates(), size)
-        if size > len(_candidates()):
+            chosen = select_diverse(_candidates(), size)
+        elif size > len(_candidates()):
             raise ModelSelectionError(
                 f"Only {len(_candidates())} models are available, not {size}. "
                 "Name the models, or choose a smaller tournament."
             )
-        return _candidates()[:size]
+        else:
+            chosen = _candidates()[:size]
+        check_known(chosen)
+        return chosen
     except DiversityImpossible as exc:
         raise ModelSelectionError(str(exc), code="diversity") from exc
 

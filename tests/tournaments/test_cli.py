@@ -155,3 +155,14 @@ def test_it_runs_the_configured_models_with_force_diversity(fake_model, settings
     data = json.loads(out)
     assert sorted(data["models"]) == sorted(DEFAULT_MODELS)
     assert data["status"] == "done" and data["result"]["complete"] is True
+
+
+@pytest.mark.django_db
+def test_it_refuses_an_unknown_model_with_status_2(tournament_prices, fake_anthropic) -> None:
+    with pytest.raises(CommandError) as caught:
+        _cli("--decision-type", "database", "--context", QUESTION, "--models", "alpha-1", "alpah-2")
+
+    assert caught.value.returncode == 2
+    assert str(caught.value).startswith("Unknown model: alpah-2. The models known here are: ")
+    assert "alpha-1" in str(caught.value) and "\n" not in str(caught.value)
+    assert not Match.objects.exists()

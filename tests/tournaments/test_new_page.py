@@ -39,3 +39,15 @@ def test_it_starts_the_configured_models_with_force_diversity(
     assert response.status_code == 302
     assert sorted(tournament.model_ids) == sorted(DEFAULT_MODELS)
     assert tournament.force_diversity is True
+
+
+def test_it_refuses_a_configured_model_without_a_price_in_plain_words(
+    client, ada, fake_anthropic, settings, no_launch
+) -> None:
+    settings.TOURNAMENT_MODELS = [*DEFAULT_MODELS, "claude-sonet-5-5"]
+
+    response = _post(client, models=["claude-opus-5-5", "claude-sonet-5-5"])
+
+    assert response.status_code == 200
+    assert "Unknown model: claude-sonet-5-5." in response.content.decode()
+    assert not Tournament.objects.exists()

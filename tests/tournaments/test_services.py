@@ -11,7 +11,12 @@ from django.core.exceptions import ValidationError
 from debates.models import Debate, DebateStatus
 from limits.services import LimitReached
 from tournaments.models import Rating, Tournament
-from tournaments.services import ModelSelectionError, create_tournament, estimate_tournament_cost
+from tournaments.services import (
+    ModelSelectionError,
+    create_tournament,
+    estimate_tournament_cost,
+    known_models,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +67,7 @@ def test_it_picks_the_first_candidates_when_no_model_is_named(fake_model) -> Non
     [
         (["alpha-1"], "2 to 5 models"),
         (["alpha-1", "alpha-1"], "only once"),
-        (["alpha-1", "alpha-2"], "different families"),
+        (["claude-sonnet-5-5", "claude-sonnet-5-5-20261001"], "different families"),
     ],
 )
 def test_it_refuses_models_that_cannot_make_a_tournament(fake_model, models, words) -> None:
@@ -70,6 +75,44 @@ def test_it_refuses_models_that_cannot_make_a_tournament(fake_model, models, wor
         _create(models=models, force_diversity=True)
     assert words in refused.value.messages[0]
     assert not Debate.objects.exists()
+
+
+def test_it_refuses_an_unknown_model_naming_it_and_the_known_ones(fake_model) -> None:
+    with pytest.raises(ModelSelectionError) as refused:
+        _create(models=["alpha-1", "claude-sonet-5-5"])
+
+    [message] = refused.value.messages
+    assert message.startswith("Unknown model: claude-sonet-5-5. The models known here are: ")
+    assert "alpha-1, beta-1" in message and "claude-sonnet-5-5" in message
+    assert refused.value.code == "unknown_model"
+    assert not Debate.objects.exists()
+
+
+def test_it_names_every_unknown_model(fake_model) -> None:
+    with pytest.raises(ModelSelectionError, match="Unknown models: gpt-4o, alpha-9"):
+        _create(models=["gpt-4o", "alpha-9", "beta-1"])
+
+
+def test_a_default_price_does_not_make_a_misspelling_known(fake_model, settings) -> None:
+    settings.LLM_PRICES = {**settings.LLM_PRICES, "default": {"input": 1, "output": 5}}
+
+    with pytest.raises(ModelSelectionError, match="Unknown model: alpha1"):
+        _create(models=["alpha1", "beta-1"])
+    assert "default" not in known_models()
+
+
+def test_a_dated_snapshot_of_a_priced_model_is_known(fake_model) -> None:
+    tournament = _create(models=["alpha-1-20261001", "beta-1"])
+    assert sorted(tournament.model_ids) == ["alpha-1-20261001", "beta-1"]
+
+
+def test_it_refuses_an_unpriced_configured_model_it_would_pick(fake_model, settings) -> None:
+    settings.TOURNAMENT_MODELS = ["alpha-1", "beta-1", "claude-sonet-5-5"]
+
+    with pytest.raises(ModelSelectionError, match="Unknown model: claude-sonet-5-5"):
+        _create(tournament_size=3)
+    # Only the models picked are checked.
+    assert _create(tournament_size=2).model_ids == ["alpha-1", "beta-1"]
 
 
 def test_it_refuses_an_unknown_decision_type_and_an_empty_question(fake_model) -> None:

@@ -7,7 +7,8 @@ line per live event on stderr, and writes the export on stdout.
 
 Exit status: 0 when the tournament finished, 1 when it ran but failed or
 stopped before its final, 2 with one line on stderr for bad options
-(including a budget below the estimate and models that cannot make a bracket).
+(including a budget below the estimate, unknown model ids and models that
+cannot make a bracket).
 """
 
 from __future__ import annotations
