@@ -285,6 +285,8 @@ class DropReason(models.TextChoices):
     # (argumentation.attack_types), whatever the validator says.
     WRONG_TYPE = "wrong_type", _("the attack type does not fit the part it targets")
     NOT_VALIDATED = "not_validated", _("the validation gave no verdict on it")
+    # Only a format that caps attacks per persona below MAX_ATTACKS (the stress test: 3).
+    OVER_LIMIT = "over_limit", _("the persona made more attacks than it may")
 
 
 class Attack(models.Model):

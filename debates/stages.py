@@ -278,6 +278,10 @@ def _misfit(target: ArgumentView, *, type_: str, component: str, index: int) -> 
 
 class Attacks:
     name = StageName.ATTACKS.value
+    # None: the first MAX_ATTACKS of a persona's reply are read, the rest
+    # ignored (the graph debate). A number: that many are kept and every
+    # further one is recorded as dropped (OVER_LIMIT), as a format may ask.
+    max_attacks: int | None = None
 
     def specs(self, *, state: DebateState, round: int, cheap_model: str) -> list[CallSpec]:
         labels = grounded_labels(state, up_to_round=round - 1)
@@ -323,11 +327,16 @@ class Attacks:
                 continue
             speaker = result.spec.persona_id
             persona = personas[speaker]
-            for position, draft in enumerate(result.parsed.attacks[:MAX_ATTACKS]):
+            drafts = result.parsed.attacks
+            if self.max_attacks is None:
+                drafts = drafts[:MAX_ATTACKS]
+            for position, draft in enumerate(drafts):
                 key = draft.target_id.strip()
                 target = targets.get(key)
                 reason = ""
-                if target is None:
+                if self.max_attacks is not None and position >= self.max_attacks:
+                    reason = DropReason.OVER_LIMIT
+                elif target is None:
                     reason = DropReason.UNKNOWN_TARGET
                 elif target.speaker_id == speaker:
                     reason = DropReason.OWN_ARGUMENT

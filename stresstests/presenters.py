@@ -11,6 +11,7 @@ from debates.stopping import is_budget_stop
 from debates.svg import GraphEdge, GraphNode, GraphWords, render_graph_svg
 from stresstests.models import DefenceStatus, StressTest
 from stresstests.outcome import compute, is_running, node_ids, reply_node
+from stresstests.stages import NO_OBJECTION_EVENT
 from stresstests.state import load_state
 
 __all__ = ["ELEMENT_NAMES", "STATUS_WORDS", "status_context"]
@@ -184,6 +185,11 @@ def status_context(stress: StressTest, *, user) -> dict:
         "status_term": term,
         "claim_label": labels.get(student_node("claim"), ""),
         "objections": objections,
+        "no_objection": list(
+            debate.events.filter(type=NO_OBJECTION_EVENT)
+            .order_by("seq")
+            .values_list("payload__persona", flat=True)
+        ),
         "counts": {
             "IN": sum(1 for v in labels.values() if v == "IN"),
             "OUT": sum(1 for v in labels.values() if v == "OUT"),

@@ -52,7 +52,11 @@ STATUS_EVENT = "stress_status"
 REPLY_EVENT = "persona_replied"
 CONCESSIONS_EVENT = "concessions_checked"
 DEFENCE_EVENT = "defence_judged"
-EVENT_TYPES = (STATUS_EVENT, CONCESSIONS_EVENT, DEFENCE_EVENT, REPLY_EVENT)
+NO_OBJECTION_EVENT = "no_objection"
+EVENT_TYPES = (STATUS_EVENT, CONCESSIONS_EVENT, DEFENCE_EVENT, REPLY_EVENT, NO_OBJECTION_EVENT)
+
+# The issue's 1 to 3 attacks per persona (debates' graph debate allows 4).
+MAX_ATTACKS_PER_PERSONA = 3
 
 CHEAP_MAX_TOKENS = 600
 
@@ -97,7 +101,14 @@ class Student:
 
 
 class StressAttacks(Attacks):
-    """debates' Attacks: the same commit, a prompt aimed at the student's elements."""
+    """debates' Attacks: the same commit, a prompt aimed at the student's elements.
+
+    The issue asks for 1 to 3 attacks per persona: a fourth and any further
+    one is dropped and recorded (debates' OVER_LIMIT); a persona that proposes
+    none raises no objection, and a ``no_objection`` event says so.
+    """
+
+    max_attacks = MAX_ATTACKS_PER_PERSONA
 
     def specs(self, *, state: StressState, round: int, cheap_model: str) -> list[CallSpec]:
         student = student_argument(state)
@@ -127,6 +138,14 @@ class StressAttacks(Attacks):
 
     def commit(self, *, debate, state: StressState, round: int, results) -> StageOutcome:
         outcome = super().commit(debate=debate, state=state.debate, round=round, results=results)
+        for result in results:
+            if result.ok and result.spec.persona_id is not None and not result.parsed.attacks:
+                persona = state.debate.persona(result.spec.persona_id)
+                events.record_event(
+                    debate=debate,
+                    type=NO_OBJECTION_EVENT,
+                    payload={"round": round, "persona": persona.name, "persona_id": persona.id},
+                )
         return StageOutcome(after=load_state(debate), stop=outcome.stop)
 
 

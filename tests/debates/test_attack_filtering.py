@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 from django.conf import settings
+from django.db.models import Count
 
 from debates import events
 from debates.calls import CallResult
@@ -205,3 +206,22 @@ def test_it_refuses_a_pending_mistyped_attack_whatever_the_verdict(fake_anthropi
     assert not AttackValidation.objects.filter(attack=attack).exists()
     af = build_framework(load_state(debate))
     assert "A900" not in af.arguments
+
+
+def test_it_keeps_four_attacks_per_persona_and_ignores_more_in_a_graph_debate(fake_anthropic):
+    # The stress test caps its personas at 3 and records the extras; the graph
+    # debate keeps its 4 and records nothing more.
+    debate = _run(
+        fake_anthropic,
+        FakeDebateModel(arguments_per_persona=4, attacks_per_round=6),
+        personas=3,
+    )
+
+    per_persona = sorted(
+        Attack.objects.filter(debate=debate, round=1)
+        .values("speaker")
+        .annotate(n=Count("id"))
+        .values_list("n", flat=True)
+    )
+    assert per_persona == [4, 4, 4]
+    assert not Attack.objects.filter(debate=debate, drop_reason=DropReason.OVER_LIMIT).exists()

@@ -1,7 +1,8 @@
 """A scripted model for stress tests on the fake Anthropic server: deterministic.
 
 - persona attack requests (``PersonaAttacks``): each persona named in
-  ``attacks`` makes its one scripted attack on A1;
+  ``attacks`` makes its scripted attack on A1 (a list: each of them, maybe
+  none);
 - the referee's batch (``AttackValidations``): every attack valid;
 - the concession check (``ConcessionVerdicts``): an objection matches a
   conceded exception when its line contains ``conceded_marker``;
@@ -29,10 +30,13 @@ _ELEMENT = re.compile(r"^The student's \w+: (.*)$", re.MULTILINE)
 _ANSWER = re.compile(r"^The student's answer: (.*)$", re.MULTILINE)
 
 
+Attempt = tuple[str, str, int, str]
+
+
 @dataclass
 class FakeStressModel:
-    # persona name -> (type, component, index, counter-proposition)
-    attacks: dict[str, tuple[str, str, int, str]]
+    # persona name -> (type, component, index, counter-proposition), or a list of them
+    attacks: dict[str, Attempt | list[Attempt]]
     conceded_marker: str = "drought"
     irrelevant_marker: str = "banana"
     # persona name -> what it answers back to the student's defence; absent: it concedes
@@ -43,10 +47,11 @@ class FakeStressModel:
         request = parse_request(body)
         self.requests.append(request.title)
         if request.title == "PersonaAttacks":
-            scripted = self.attacks.get(request.speaker)
+            scripted = self.attacks.get(request.speaker) or []
             drafts = []
-            if scripted:
-                type_, component, index, counter = scripted
+            for type_, component, index, counter in (
+                scripted if isinstance(scripted, list) else [scripted]
+            ):
                 drafts.append(
                     {
                         "target_id": "A1",
