@@ -46,7 +46,7 @@ def _user(text: str) -> list[dict[str, Any]]:
 
 def _header(task: str, *, question: str, decision_type: str, context: str) -> list[str]:
     lines = [f"Task: {task}", f"Question: {question}", f"Decision type: {decision_type}"]
-    if context:
+    if context and context != question:  # the command line's --context is both
         lines.append(f"Context: {context}")
     return lines
 

@@ -48,6 +48,7 @@ __all__ = [
     "BudgetExceeded",
     "ModelSelectionError",
     "create_tournament",
+    "default_tournament_size",
     "estimate_tournament_cost",
     "check_known",
     "known_models",
@@ -69,6 +70,11 @@ class ModelSelectionError(ValidationError):
 
 def _candidates() -> list[str]:
     return list(getattr(settings, "TOURNAMENT_MODELS", DEFAULT_MODELS))
+
+
+def default_tournament_size() -> int:
+    """How many models compete when none are named: 4, or fewer if fewer are configured."""
+    return min(4, len(_candidates()))
 
 
 def known_models() -> list[str]:
@@ -123,7 +129,7 @@ def pick_models(
             if force_diversity:
                 check_diversity(chosen)
             return chosen
-        size = tournament_size or min(4, len(_candidates()))
+        size = tournament_size or default_tournament_size()
         if not MIN_MODELS <= size <= MAX_MODELS:
             raise ModelSelectionError(
                 f"A tournament needs {MIN_MODELS} to {MAX_MODELS} models, not {size}."

@@ -39,3 +39,18 @@ def ada(client):
 def grace():
     """Another user."""
     return get_user_model().objects.create_user("grace", password="a-long-enough-pass")
+
+
+@pytest.fixture
+def scaling_notes(db):
+    """A private case file (its owner is "owner") with one source the fake model's research finds."""
+    from casefiles import services as casefiles
+
+    owner = get_user_model().objects.create_user("owner", password="a-long-enough-pass")
+    case_file = casefiles.create_case_file(owner=owner, title="Scaling notes")
+    casefiles.add_source(
+        case_file=case_file,
+        title="Ops review",
+        text="Read replicas and connection pooling carried the exam-week load.",
+    )
+    return case_file

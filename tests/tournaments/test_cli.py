@@ -15,7 +15,7 @@ from django.core.management.base import CommandError
 
 from tests.fakes.tournament_model import CONSENSUS
 from tests.tournaments.conftest import MODELS
-from tournaments.models import Match, Rating
+from tournaments.models import Match, Rating, Tournament, Turn
 from tournaments.services import DEFAULT_MODELS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,3 +166,75 @@ def test_it_refuses_an_unknown_model_with_status_2(tournament_prices, fake_anthr
     assert str(caught.value).startswith("Unknown model: alpah-2. The models known here are: ")
     assert "alpha-1" in str(caught.value) and "\n" not in str(caught.value)
     assert not Match.objects.exists()
+
+
+def test_it_says_the_default_tournament_size_in_help() -> None:
+    done = _run("--help")
+
+    # The configured models are Opus, Sonnet and Haiku: three, so the default is 3.
+    assert "default 4, or the number of configured models if fewer: 3 here" in " ".join(
+        done.stdout.split()
+    )
+    assert "--case-file" in done.stdout
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_runs_the_configured_models_without_a_size(fake_model, settings) -> None:
+    del settings.TOURNAMENT_MODELS
+
+    out, _ = _cli(
+        "--decision-type", "database", "--context", QUESTION, "--max-rounds", "1",
+        "--budget", "5", "--export-format", "json",
+    )  # fmt: skip
+
+    assert sorted(json.loads(out)["models"]) == sorted(DEFAULT_MODELS)
+
+
+WITH_FACTS = (
+    "Which database for a 10,000-student course platform? Read replicas absorb the "
+    "read-heavy course pages. A connection pooler keeps exam week within its connections."
+)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_research_searches_the_context_text_without_a_case_file(fake_model, fake_anthropic):
+    fake_model.research = True
+
+    _cli("--decision-type", "database", "--context", WITH_FACTS, "--models", *MODELS[:2])
+
+    tournament = Tournament.objects.get()
+    assert tournament.context == WITH_FACTS and tournament.case_file is None
+    turn = Turn.objects.get(match__tournament=tournament, kind="challenge", model="alpha-1")
+    [record] = turn.tool_calls
+    assert any("Read replicas" in r["text"] for r in record["results"])
+    # The question is not repeated as its own context in the prompts.
+    sent = [str(r.body) for r in fake_anthropic.requests]
+    assert sent and not any("Context: " in body for body in sent)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_research_searches_the_case_file_given(fake_model, scaling_notes) -> None:
+    fake_model.research = True
+
+    _cli(
+        "--decision-type", "database", "--context", QUESTION, "--models", *MODELS[:2],
+        "--case-file", str(scaling_notes.pk),
+    )  # fmt: skip
+
+    tournament = Tournament.objects.get()
+    assert tournament.case_file == scaling_notes and tournament.context == ""
+    turn = Turn.objects.get(match__tournament=tournament, kind="defence", model="beta-1")
+    assert turn.tool_calls[0]["results"][0]["source"] == "Ops review"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("case_file", ["999", "0", "x"])
+def test_it_refuses_an_unknown_case_file_with_status_2(
+    tournament_prices, fake_anthropic, case_file
+) -> None:
+    with pytest.raises(CommandError) as caught:
+        _cli("--decision-type", "database", "--context", QUESTION, "--case-file", case_file)
+
+    assert caught.value.returncode == 2
+    assert "case file" in str(caught.value) and "\n" not in str(caught.value)
+    assert not Tournament.objects.exists()

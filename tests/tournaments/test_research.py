@@ -103,21 +103,12 @@ def test_the_fingerprint_depends_on_what_is_searched() -> None:
     )
 
 
-def test_a_query_searches_the_case_file_when_there_is_one(fake_anthropic, fake_model) -> None:
-    from django.contrib.auth import get_user_model
-
-    from casefiles import services as casefiles
-
-    owner = get_user_model().objects.create_user("owner", password="a-long-enough-pass")
-    case_file = casefiles.create_case_file(owner=owner, title="Scaling notes")
-    casefiles.add_source(
-        case_file=case_file,
-        title="Ops review",
-        text="Read replicas and connection pooling carried the exam-week load.",
-    )
+def test_a_query_searches_the_case_file_when_there_is_one(
+    fake_anthropic, fake_model, scaling_notes
+) -> None:
     fake_model.research = True
 
-    tournament, _ = _play(case_file=case_file)
+    tournament, _ = _play(case_file=scaling_notes)
 
     turn = Turn.objects.get(match__tournament=tournament, kind="defence", model="beta-1")
     [record] = turn.tool_calls

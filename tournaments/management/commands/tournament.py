@@ -21,6 +21,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models.signals import post_save
 
+from casefiles.models import CaseFile
 from debates import presenters as debate_presenters
 from debates.models import Debate, DebateEvent, DebateStatus
 from debates.orchestrator import run_debate
@@ -28,6 +29,7 @@ from tournaments import reports
 from tournaments.budget import BudgetExceeded
 from tournaments.elo import DecisionType
 from tournaments.models import Match, Rating, Turn
+from tournaments.services import default_tournament_size
 
 
 class OneLineParser(CommandParser):
@@ -56,7 +58,15 @@ def _percent(text: str) -> float:
     return value
 
 
+def _id(text: str) -> int:
+    value = int(text)
+    if not 1 <= value < 2**63:
+        raise ValueError(text)
+    return value
+
+
 _usd.__name__ = "amount in USD"
+_id.__name__ = "case file id"
 _percent.__name__ = "score between 0 and 100"
 
 
@@ -80,7 +90,10 @@ class Command(BaseCommand):
             help="The kind of question; ratings are kept per kind.",
         )
         parser.add_argument(
-            "--context", required=True, help="The decision question, with any context it needs."
+            "--context",
+            required=True,
+            help="The decision question, with any context it needs; the models' research "
+            "searches it when no --case-file is given.",
         )
         parser.add_argument(
             "--models",
@@ -93,7 +106,16 @@ class Command(BaseCommand):
             "--tournament-size",
             type=int,
             metavar="N",
-            help="How many models compete when --models is not given (2 to 5; default 4).",
+            help="How many models compete when --models is not given (2 to 5; default 4, or "
+            "the number of configured models if fewer: "
+            f"{default_tournament_size()} here).",
+        )
+        parser.add_argument(
+            "--case-file",
+            type=_id,
+            metavar="ID",
+            help="The id of a case file the models' research queries search. Without it, "
+            "they search the text of --context.",
         )
         parser.add_argument(
             "--budget",
@@ -153,6 +175,7 @@ class Command(BaseCommand):
             if value is not None and not low <= value <= high:
                 flag = "--" + name.replace("_", "-")
                 raise CommandError(f"{flag} must be between {low} and {high}.", returncode=2)
+        case_file = self._case_file(options.get("case_file"))
         try:
             tournament = create_tournament(
                 user=None,
@@ -165,7 +188,10 @@ class Command(BaseCommand):
                 convergence_threshold=options["convergence_threshold"],
                 force_diversity=options["force_diversity"],
                 no_cache=options["no_cache"],
-                context="",
+                # As on the page, research searches the case file or the context given;
+                # here the question and its context are one text (see docs/tournaments.md).
+                context="" if case_file else options["context"],
+                case_file=case_file,
                 launch_now=False,
             )
         except BudgetExceeded as exc:
@@ -185,6 +211,19 @@ class Command(BaseCommand):
             if debate.status == DebateStatus.FAILED:
                 why = debate_presenters.failure_message(debate=debate)
             raise CommandError(f"The tournament did not finish: {why}", returncode=1)
+
+    def _case_file(self, pk: int | None) -> CaseFile | None:
+        """The case file asked for; the command line is the operator's, so any id may be used."""
+        if pk is None:
+            return None
+        case_file = CaseFile.objects.filter(pk=pk).first()
+        if case_file is None:
+            raise CommandError(
+                f"No case file has the id {pk}. Check the id on its page, or leave out "
+                "--case-file to search the question's own text.",
+                returncode=2,
+            )
+        return case_file
 
     def _note(self, text: str) -> None:
         self.stderr.write(text)
