@@ -8,6 +8,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from casefiles.models import CaseFile
 from tournaments.models import DecisionTypeChoice
 from tournaments.services import DEFAULT_MODELS
 
@@ -41,6 +42,18 @@ class TournamentForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("Facts the models should know (optional)."),
     )
+    case_file = forms.ModelChoiceField(
+        label=_("Case file"),
+        queryset=CaseFile.objects.none(),
+        required=False,
+        empty_label=_("None: research searches the context"),
+        help_text=_("The readings the models' research queries search (optional)."),
+        error_messages={
+            "invalid_choice": _(
+                "That case file is not one you can use. Choose one of yours or a public one."
+            )
+        },
+    )
     max_rounds = forms.IntegerField(
         label=_("Rounds per match"), min_value=1, max_value=5, initial=3
     )
@@ -58,6 +71,12 @@ class TournamentForm(forms.Form):
         label=_("Models from different families only"), required=False
     )
     no_cache = forms.BooleanField(label=_("Do not use cached answers"), required=False)
+
+    def __init__(self, *args, user, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Only what the user may read (their own and the public ones): anything else
+        # posted by hand is an invalid choice, shown on the field.
+        self.fields["case_file"].queryset = CaseFile.objects.for_user(user).order_by("title")
 
     def clean_models(self) -> list[str]:
         chosen = self.cleaned_data["models"]

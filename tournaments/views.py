@@ -49,7 +49,7 @@ def _tournament_for(request: HttpRequest, pk: int) -> Debate:
 @require_http_methods(["GET", "POST"])
 def tournament_new(request: HttpRequest) -> HttpResponse:
     key_configured = api_key_configured()
-    form = TournamentForm(request.POST or None)
+    form = TournamentForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -64,6 +64,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                 force_diversity=data["force_diversity"],
                 no_cache=data["no_cache"],
                 context=data["context"],
+                case_file=data["case_file"],
             )
         except (ValidationError, BudgetExceeded, LimitReached) as error:
             form.add_error(None, error.messages if hasattr(error, "messages") else str(error))

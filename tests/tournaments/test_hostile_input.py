@@ -25,7 +25,7 @@ nasty = st.one_of(
 )
 FIELDS = [
     "question", "decision_type", "models", "context", "max_rounds",
-    "convergence_threshold", "budget_usd", "force_diversity", "no_cache",
+    "convergence_threshold", "budget_usd", "force_diversity", "no_cache", "case_file",
 ]  # fmt: skip
 
 
