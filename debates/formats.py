@@ -64,6 +64,9 @@ class Format:
     # The page that shows a debate of this format (its live page while it
     # runs, its result once finished): debate -> URL.
     page_url: Callable[[Any], str] | None = None
+    # A format with its own replay page (the stress test): debate -> URL; the
+    # debates replay redirects there. None: the debates dashboard replays it.
+    replay_url: Callable[[Any], str] | None = None
 
 
 _FORMATS: dict[str, Format] = {}

@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from debates import exports, presenters, services
+from debates.formats import get_format
 from debates.forms import DebateFilterForm, DebateForm
 from debates.models import Debate
 from debates.visibility import sees_every_debate, visible_debates
@@ -134,10 +135,21 @@ def debate_retry(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("debates:live", pk=debate.pk)
 
 
+def _format_replay_url(debate: Debate) -> str | None:
+    """The format's own replay page, if it has one (an unknown format has none)."""
+    try:
+        replay_url = get_format(debate.format).replay_url
+    except KeyError:
+        return None
+    return replay_url(debate) if replay_url is not None else None
+
+
 @login_required
 @require_GET
 def debate_replay(request: HttpRequest, pk: int) -> HttpResponse:
     debate = _debate_for(request, pk)
+    if (own_replay := _format_replay_url(debate)) is not None:
+        return redirect(own_replay)
     return render(request, "debates/live.html", presenters.replay_context(debate=debate))
 
 

@@ -309,6 +309,8 @@ def _record_defence(debate: Debate, row: Defence) -> None:
         payload={
             "round": row.seq,
             "attack": row.attack.from_argument.key if row.attack.from_argument else "",
+            # The student's words, so the replay shows what was judged.
+            "text": row.text,
             "status": row.status,
             "reason": row.reason,
             "explanation": row.explanation,
@@ -406,7 +408,7 @@ class Reply:
     def commit(self, *, debate, state: StressState, round: int, results) -> StageOutcome:
         target = self._target(state, round)
         reply = results[0].parsed if results and results[0].ok else None
-        key = None
+        key, counter = None, ""
         if target is not None and reply is not None and not reply.concede:
             defence, attack = target
             counter = reply.counter_proposition.strip()
@@ -421,6 +423,7 @@ class Reply:
                 "conceded": bool(reply is not None and reply.concede),
                 "failed": target is not None and reply is None,
                 "argument": key,
+                "text": counter if key else "",
             },
         )
         return StageOutcome(after=load_state(debate))

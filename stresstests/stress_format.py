@@ -79,6 +79,10 @@ def _page_url(debate) -> str:
     return reverse("stresstests:detail", args=[debate.stress_test.pk])
 
 
+def _replay_url(debate) -> str:
+    return reverse("stresstests:replay", args=[debate.stress_test.pk])
+
+
 STRESS = Format(
     name="stress",
     label=_("Stress test"),
@@ -91,4 +95,5 @@ STRESS = Format(
     final_status=final_status,
     on_finish=on_finish,
     page_url=_page_url,
+    replay_url=_replay_url,
 )

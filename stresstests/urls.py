@@ -10,5 +10,6 @@ urlpatterns = [
     path("stress/<int:pk>/status/", views.stress_status, name="status"),
     path("stress/<int:pk>/defend/", views.stress_defend, name="defend"),
     path("stress/<int:pk>/retry/", views.stress_retry, name="retry"),
+    path("stress/<int:pk>/replay/", views.stress_replay, name="replay"),
     path("stress/<int:pk>/graph.svg", views.stress_graph_svg, name="graph_svg"),
 ]

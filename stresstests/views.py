@@ -22,12 +22,14 @@ from limits.services import LimitReached
 from stresstests import services
 from stresstests.models import StressTest
 from stresstests.presenters import status_context
+from stresstests.replay import replay_steps
 from untrusted import parse_id
 
 __all__ = [
     "stress_defend",
     "stress_detail",
     "stress_graph_svg",
+    "stress_replay",
     "stress_retry",
     "stress_start",
     "stress_status",
@@ -137,3 +139,12 @@ def stress_graph_svg(request: HttpRequest, pk: int) -> HttpResponse:
     stress = _get_stress_for_user(request, pk)
     svg = status_context(stress, user=request.user)["svg"]
     return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+
+
+@login_required
+@require_GET
+def stress_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    stress = _get_stress_for_user(request, pk)
+    return render(
+        request, "stresstests/replay.html", {"stress": stress, "steps": replay_steps(stress)}
+    )

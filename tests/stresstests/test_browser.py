@@ -1,4 +1,5 @@
-"""In a real browser: stress-test a finished argument, defend one attack, see the status change.
+"""In a real browser: stress-test a finished argument, defend one attack, see the status change,
+then replay it.
 
 The run and the defence go through the real engine in a thread, the real SDK
 and the fake Anthropic server; the page polls its status partial (htmx) and
@@ -66,3 +67,9 @@ def test_it_defends_an_attack_and_the_status_changes_without_a_reload(
     assert "Accepted" in status.inner_text()
     assert page.evaluate("window.sameDocument") is True
     assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
+
+    page.get_by_role("link", name="Replay every step").click()
+    page.get_by_role("button", name="Show everything").click()
+    replay = page.locator("#replay")
+    assert "Deaths are exactly what safety means on a street." in replay.inner_text()
+    assert "Your claim now: Your claim stands against every objection raised" in replay.inner_text()

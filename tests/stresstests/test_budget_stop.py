@@ -59,6 +59,11 @@ def test_it_says_the_spending_limit_was_reached_and_marks_the_answer_not_checked
     assert "Being checked" not in page and "a check could not be completed" not in page
     assert 'name="answer"' not in page  # no defend form
 
+    replay = client.get(reverse("stresstests:replay", args=[stress.pk])).content.decode()
+    assert "Those cities were matched on income and density." in replay
+    assert "Not checked: the stress test reached its spending limit before checking it." in replay
+    assert "reached its spending limit, so it stopped before checking everything" in replay
+
     refused = _defend(client, stress, key, "Another try.")
     assert "reached its spending limit, so it cannot check new answers" in refused
     assert "Wait until" not in refused

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils.html import escape
 
 from debates.models import DebateEvent, DebateStatus, LLMCall
 from stresstests.models import Defence, StressTest
@@ -34,6 +35,10 @@ def test_it_loads_the_demo_once_with_real_semantics(no_anthropic_key, client, ad
     page = client.get(reverse("stresstests:detail", args=[stress.pk])).content.decode()
     assert "Your claim stands against every objection raised" in page
     assert 'name="answer"' not in page  # a demo cannot be answered
+    replay = client.get(reverse("stresstests:replay", args=[stress.pk])).content.decode()
+    for defence in Defence.objects.all():  # each answer in the student's words, with its fate
+        assert escape(defence.text) in replay
+    assert "Not accepted:" in replay and "Accepted: your answer now attacks" in replay
 
 
 def test_it_says_a_key_is_needed_for_a_new_stress_test(

@@ -29,6 +29,7 @@ def _urls(stress) -> list[tuple[str, str]]:
         ("get", reverse("stresstests:detail", args=[pk])),
         ("get", reverse("stresstests:status", args=[pk])),
         ("get", reverse("stresstests:graph_svg", args=[pk])),
+        ("get", reverse("stresstests:replay", args=[pk])),
         ("post", reverse("stresstests:defend", args=[pk])),
         ("post", reverse("stresstests:retry", args=[pk])),
         ("get", reverse("debates:replay", args=[stress.debate_id])),
@@ -47,7 +48,7 @@ def test_it_gives_another_student_404_on_every_url(client, stress) -> None:
 def test_it_shows_the_student_every_page(client, stress) -> None:
     for method, url in _urls(stress):
         if method == "get":
-            assert client.get(url).status_code == 200, url
+            assert client.get(url, follow=True).status_code == 200, url
     svg = client.get(reverse("stresstests:graph_svg", args=[stress.pk]))
     assert svg["Content-Type"].startswith("image/svg+xml") and b"<svg" in svg.content
 
