@@ -64,7 +64,16 @@ CLAUDE_TIERS = ("opus", "sonnet", "haiku")
 
 
 class DiversityImpossible(ValueError):
-    """The models on offer do not cover enough families for the tournament."""
+    """The models on offer do not cover enough families for the tournament.
+
+    ``details`` names what went wrong (``pair`` and ``family`` when two chosen
+    models share a family; ``size`` and ``families`` when too few families are
+    on offer), so the site can say it in the page's language.
+    """
+
+    def __init__(self, message: str, **details: object) -> None:
+        super().__init__(message)
+        self.details = details
 
 
 @dataclass(frozen=True)
@@ -164,7 +173,9 @@ def check_diversity(models: Sequence[str]) -> None:
             raise DiversityImpossible(
                 f"{seen[family]} and {model} are both {family} models, and this tournament "
                 "asks for models from different families. Pick one of them, or turn off "
-                "the diversity option."
+                "the diversity option.",
+                pair=(seen[family], model),
+                family=family,
             )
         seen[family] = model
 
@@ -189,5 +200,7 @@ def select_diverse(candidates: Sequence[str], size: int) -> list[str]:
         f"This tournament needs {size} models from different families, but the models "
         f"available come from only {len(families)} "
         f"({', '.join(sorted(families)) or 'none'}). Choose a smaller tournament, add models "
-        "from other families, or turn off the diversity option."
+        "from other families, or turn off the diversity option.",
+        size=size,
+        families=tuple(sorted(families)),
     )

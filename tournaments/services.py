@@ -120,33 +120,62 @@ def pick_models(
         if models:
             chosen = [m.strip() for m in models if m and m.strip()]
             if len(set(chosen)) != len(chosen):
-                raise ModelSelectionError("A model can enter a tournament only once.")
+                raise ModelSelectionError(_("A model can enter a tournament only once."))
             if not MIN_MODELS <= len(chosen) <= MAX_MODELS:
-                raise ModelSelectionError(
-                    f"A tournament needs {MIN_MODELS} to {MAX_MODELS} models, not {len(chosen)}."
-                )
+                raise ModelSelectionError(_count_message(len(chosen)))
             check_known(chosen)
             if force_diversity:
                 check_diversity(chosen)
             return chosen
         size = tournament_size or default_tournament_size()
         if not MIN_MODELS <= size <= MAX_MODELS:
-            raise ModelSelectionError(
-                f"A tournament needs {MIN_MODELS} to {MAX_MODELS} models, not {size}."
-            )
+            raise ModelSelectionError(_count_message(size))
         if force_diversity:
             chosen = select_diverse(_candidates(), size)
         elif size > len(_candidates()):
             raise ModelSelectionError(
-                f"Only {len(_candidates())} models are available, not {size}. "
-                "Name the models, or choose a smaller tournament."
+                _(
+                    "Only %(available)s models are available, not %(size)s. "
+                    "Name the models, or choose a smaller tournament."
+                )
+                % {"available": len(_candidates()), "size": size}
             )
         else:
             chosen = _candidates()[:size]
         check_known(chosen)
         return chosen
     except DiversityImpossible as exc:
-        raise ModelSelectionError(str(exc), code="diversity") from exc
+        raise ModelSelectionError(_diversity_message(exc), code="diversity") from exc
+
+
+def _count_message(count: int) -> str:
+    return _("A tournament needs %(low)s to %(high)s models, not %(count)s.") % {
+        "low": MIN_MODELS,
+        "high": MAX_MODELS,
+        "count": count,
+    }
+
+
+def _diversity_message(exc: DiversityImpossible) -> str:
+    """The pure bracket's refusal, in the page's language."""
+    details = exc.details
+    if "pair" in details:
+        first, second = details["pair"]
+        return _(
+            "%(first)s and %(second)s are both %(family)s models, and this tournament asks "
+            "for models from different families. Pick one of them, or turn off the "
+            "diversity option."
+        ) % {"first": first, "second": second, "family": details["family"]}
+    families = ", ".join(details.get("families", ())) or _("none")
+    return _(
+        "This tournament needs %(size)s models from different families, but the models "
+        "available come from only %(count)s (%(families)s). Choose a smaller tournament, "
+        "add models from other families, or turn off the diversity option."
+    ) % {
+        "size": details.get("size", "?"),
+        "count": len(details.get("families", ())),
+        "families": families,
+    }
 
 
 def _price(model: str, input_tokens: int, output_tokens: int, prices: PriceTable) -> Decimal:

@@ -152,3 +152,20 @@ def test_it_names_the_two_models_of_one_family():
     check_diversity(["claude-sonnet-5-5", "claude-haiku-4-5", "gpt-4o"])
     with pytest.raises(DiversityImpossible, match="claude-haiku-5-5 and claude-haiku-4-5"):
         check_diversity(["claude-haiku-5-5", "gpt-4o", "claude-haiku-4-5"])
+
+
+def test_it_explains_a_diversity_refusal_in_the_pages_language() -> None:
+    from django.utils import translation
+
+    from tournaments.services import ModelSelectionError, pick_models
+
+    with translation.override("es"), pytest.raises(ModelSelectionError) as caught:
+        pick_models(
+            models=["claude-haiku-5-5", "claude-haiku-5-5-fast"],
+            tournament_size=None,
+            force_diversity=True,
+        )
+    assert caught.value.messages == [
+        "claude-haiku-5-5 y claude-haiku-5-5-fast son ambos modelos haiku, y este torneo pide modelos "
+        "de familias distintas. Elige uno de ellos o desactiva la opción de diversidad."
+    ]
