@@ -35,6 +35,28 @@ class SourceRefused(ValueError):
         self.message = message
 
 
+def _refuse_while_an_inquiry_runs(case_file: CaseFile) -> None:
+    """Sources and origins stay as they are while an inquiry on this case file runs.
+
+    A worker that resumes an inquiry re-reads the case file; a source or an
+    origin changed between two nodes would make the next node's input differ
+    from the last node's output, a gap the audit chain reports, and would
+    grade claims against two different sets of readings. (The reverse
+    relation keeps this app free of an import of ``inquiries``.)
+    """
+    inquiries = getattr(case_file, "inquiries", None)
+    if (
+        inquiries is not None
+        and inquiries.filter(debate__status__in=("queued", "running")).exists()
+    ):
+        raise SourceRefused(
+            _(
+                "An inquiry is running on this case file. Add or change its sources once "
+                "it has finished, so that it judges one set of readings."
+            )
+        )
+
+
 def create_case_file(
     *, owner, title: str, description: str = "", visibility: str = Visibility.PRIVATE
 ) -> CaseFile:
@@ -56,6 +78,7 @@ def add_source(
     upstream_origin_id: int | None = None,
 ) -> Source:
     """Store a source and its spans (the index follows by trigger or expression index)."""
+    _refuse_while_an_inquiry_runs(case_file)
     text = (text or "").replace("\r\n", "\n").replace("\r", "\n")
     if problem := text_problem(text):
         raise SourceRefused(problem)
@@ -154,6 +177,7 @@ def add_uploaded_source(
 @transaction.atomic
 def set_upstream_origin(*, source: Source, origin: Source | None) -> None:
     """Record that ``source`` reports from ``origin`` (same case file, no loop back to it)."""
+    _refuse_while_an_inquiry_runs(source.case_file)
     if origin is not None:
         if origin.case_file_id != source.case_file_id or origin.pk == source.pk:
             raise SourceRefused(
