@@ -48,7 +48,17 @@ def latest_by_argument(
     return trials, stress
 
 
-def stress_state(test: StressTest) -> str:
+def _words_for_instructors() -> dict[str, str]:
+    """The stress test's status sentences, about the student rather than to them."""
+    return {
+        "grounded_in": _("The claim stands against every objection raised"),
+        "credulous": _("The claim can be defended, but so can an opposing view"),
+        "defeated": _("The claim is defeated as it stands"),
+    }
+
+
+def stress_state(test: StressTest, *, for_student: bool = False) -> str:
+    """Where the claim stands (a finished run), else the run's state, in words."""
     if test.debate.status != DebateStatus.DONE:
         return str(test.debate.get_status_display())
     # Imported here: the stress test's solver pulls in its presenters' words.
@@ -56,12 +66,18 @@ def stress_state(test: StressTest) -> str:
     from stresstests.presenters import STATUS_WORDS
     from stresstests.state import load_state
 
-    words, _term = STATUS_WORDS()[compute(load_state(test.debate)).status.status]
-    return words
+    status = compute(load_state(test.debate)).status.status
+    if for_student:
+        return STATUS_WORDS()[status][0]
+    return _words_for_instructors()[str(status.value)]
 
 
 def also_asked(
-    assignment: Assignment, *, trial: Trial | None, stress: StressTest | None
+    assignment: Assignment,
+    *,
+    trial: Trial | None,
+    stress: StressTest | None,
+    for_student: bool = False,
 ) -> list[Asked]:
     items = []
     if assignment.asks_trial:
@@ -79,7 +95,11 @@ def also_asked(
             Asked(
                 kind="stress",
                 title=_("A stress test of your argument"),
-                state=stress_state(stress) if stress else _("not started yet"),
+                state=(
+                    stress_state(stress, for_student=for_student)
+                    if stress
+                    else _("not started yet")
+                ),
                 object_id=stress.pk if stress else None,
                 finished=bool(stress and stress.debate.status == DebateStatus.DONE),
             )

@@ -64,6 +64,7 @@ def assignment_detail(request: HttpRequest, assignment_id: int) -> HttpResponse:
             assignment,
             trial=trials.get(submission.argument_id),
             stress=stress.get(submission.argument_id),
+            for_student=True,
         )
     required = [
         (

@@ -39,8 +39,15 @@ def test_it_shows_where_the_claim_stands_to_the_student_and_the_instructor(
     words = [w for w in ("Your claim stands", "can be defended", "is defeated") if w in page]
     assert len(words) == 1
 
+    # The instructor reads it about the student, not addressed to them.
+    said = {
+        "Your claim stands": "The claim stands",
+        "can be defended": "The claim can be defended",
+        "is defeated": "The claim is defeated",
+    }[words[0]]
     client.force_login(teacher)
     grid = client.get(f"/admin/classroom/assignment/{assignment.pk}/grid/").content.decode()
-    assert words[0] in grid.split('class="asked-stress"', 1)[1].split("</td>", 1)[0]
+    cell = grid.split('class="asked-stress"', 1)[1].split("</td>", 1)[0]
+    assert said in cell and "Your claim" not in cell
     work = client.get(f"/admin/classroom/assignment/{assignment.pk}/work/{submission.pk}/")
-    assert words[0] in work.content.decode()
+    assert said in work.content.decode()
