@@ -31,7 +31,7 @@ from inquiries.models import (
     RetrievedEvidence,
 )
 from inquiries.scoring import agent_utility
-from inquiries.stages import DEBATERS, thesis_claim_ids, thesis_probability
+from inquiries.stages import debaters, thesis_claim_ids, thesis_probability
 from inquiries.state import InquiryState
 
 __all__ = ["final_output"]
@@ -99,9 +99,10 @@ def final_output(debate, decision: StopDecision, *, state: InquiryState) -> dict
         .first()
     )
     resolution = arbiter.record if arbiter and arbiter.record else None
+    agents = debaters(state.specialists)
     latest: dict[str, object] = {}
     for output in accepted:
-        if output.agent in DEBATERS:
+        if output.agent in agents:
             latest[output.agent] = output
     positions = {a: o.position for a, o in latest.items()}
     probabilities = {
@@ -133,7 +134,7 @@ def final_output(debate, decision: StopDecision, *, state: InquiryState) -> dict
             if not challenge.get("references_evidence"):
                 name = challenge.get("agent", "")
                 unreferenced_challenges[name] = unreferenced_challenges.get(name, 0) + 1
-    for agent in DEBATERS:
+    for agent in agents:
         forecasts = [
             Decimal(str(round(thesis_probability(o.position, o.confidence), 4)))
             for o in accepted

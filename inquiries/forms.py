@@ -12,7 +12,7 @@ from casefiles.models import CaseFile
 from debates.models import MAX_ROUNDS, MIN_ROUNDS
 from untrusted.forms import validate_storable_text
 
-__all__ = ["InquiryForm"]
+__all__ = ["SPECIALIST_CHOICES", "InquiryForm"]
 
 MODEL_FIELDS = {
     "advocate": _("Advocate's model"),
@@ -20,6 +20,11 @@ MODEL_FIELDS = {
     "observer": _("Observers' model"),
     "arbiter": _("Arbiter's model"),
 }
+
+
+# One checkbox per optional observer (inquiries.graph.SPECIALISTS); later
+# specialists are more choices in the same list.
+SPECIALIST_CHOICES = [("methodologist", _("Add a methodologist to the observers"))]
 
 
 class InquiryForm(forms.Form):
@@ -42,6 +47,17 @@ class InquiryForm(forms.Form):
         initial=Decimal("1.00"),
     )
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES, initial="en")
+    specialists = forms.MultipleChoiceField(
+        label=_("Specialist observers"),
+        choices=SPECIALIST_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "The methodologist checks how the evidence was gathered: sample, method, "
+            "measurement, and whether it shows a cause or only a correlation. "
+            "One more call per round."
+        ),
+    )
 
     def __init__(self, *args, user, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -7,8 +7,9 @@
       → stop_condition_check → (sanad_breaker_challenge | muhasabah_validate_all)
       → finalize_outputs
 
-``observer_critiques`` fans out (Contradiction Finder, Risk Officer: concurrent
-calls of one stage) and fans in at its commit. ``evidence_call_retrieval``
+``observer_critiques`` fans out (Contradiction Finder, Risk Officer, plus the
+specialists the inquiry chose, e.g. the Methodologist: concurrent calls of one
+stage) and fans in at its commit. ``evidence_call_retrieval``
 runs only when some agent of the round requested evidence. A node whose
 output a gate rejected is followed by ``<node>:resend`` (the same round),
 which asks again only the rejected agents, naming the rule.
@@ -30,6 +31,7 @@ __all__ = [
     "MODEL_NODES",
     "NODES",
     "RESEND",
+    "SPECIALISTS",
     "Edge",
     "Node",
     "RouteFacts",
@@ -45,6 +47,12 @@ class Node:
     name: str
     kind: str  # "model" (agents answer) or "code"
     agents: tuple[str, ...] = ()
+    # Specialists the inquiry may add to this node's fan-out (Inquiry.specialists).
+    optional: tuple[str, ...] = ()
+
+    def agents_for(self, specialists: tuple[str, ...]) -> tuple[str, ...]:
+        """The node's agents, then the chosen specialists it takes, in declared order."""
+        return self.agents + tuple(a for a in self.optional if a in specialists)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +65,12 @@ class Edge:
 NODES: tuple[Node, ...] = (
     Node("advocate_opening", "model", ("advocate",)),
     Node("sanad_breaker_challenge", "model", ("sanad_breaker",)),
-    Node("observer_critiques", "model", ("contradiction_finder", "risk_officer")),
+    Node(
+        "observer_critiques",
+        "model",
+        ("contradiction_finder", "risk_officer"),
+        optional=("methodologist",),
+    ),
     Node("advocate_rebuttal", "model", ("advocate",)),
     Node("evidence_call_retrieval", "code"),
     Node("arbiter_close", "model", ("arbiter",)),
@@ -82,6 +95,8 @@ EDGES: tuple[Edge, ...] = (
 LOOP_START = "sanad_breaker_challenge"
 MODEL_NODES = frozenset(n.name for n in NODES if n.kind == "model")
 AGENTS = ("advocate", "sanad_breaker", "contradiction_finder", "risk_officer", "arbiter")
+# Optional observers an inquiry may choose, in the order they are asked and shown.
+SPECIALISTS = tuple(a for n in NODES for a in n.optional)
 _BY_NAME = {n.name: n for n in NODES}
 
 

@@ -37,6 +37,9 @@ class Inquiry(models.Model):
     challenger_model = models.CharField(_("challenger's model"), max_length=100)
     observer_model = models.CharField(_("observers' model"), max_length=100)
     arbiter_model = models.CharField(_("arbiter's model"), max_length=100)
+    # Optional observers chosen for this inquiry (ids of inquiries.graph.SPECIALISTS, in
+    # that order; checked by services.create_inquiry). Empty: the two fixed observers.
+    specialists = models.JSONField(_("specialist observers"), default=list, blank=True)
     # One entry per closed round: {"round", "stop", "detail", "new_evidence", "positions",
     # "probabilities"} written by stop_condition_check (inquiries/stages.py).
     round_log = models.JSONField(default=list, blank=True)

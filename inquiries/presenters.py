@@ -28,6 +28,7 @@ AGENT_LABELS = {
     "sanad_breaker": _("Sanad Breaker"),
     "contradiction_finder": _("Contradiction Finder"),
     "risk_officer": _("Risk Officer"),
+    "methodologist": _("Methodologist"),
     "arbiter": _("Arbiter"),
 }
 
@@ -76,6 +77,7 @@ class NodeBox:
     x: int
     y: int
     state: str  # "done", "current", "todo"
+    width: int = 220
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,8 @@ class GraphPicture:
 
 
 BOX_W, BOX_H, GAP = 220, 34, 16
+# A chosen specialist is drawn beside its node, right of the loop line (a fan-out branch).
+SIDE_X, SIDE_W = 10 + BOX_W + 48, 150
 
 
 def current_node(debate: Debate) -> str | None:
@@ -104,7 +108,11 @@ def current_node(debate: Debate) -> str | None:
 
 
 def graph_picture(debate: Debate) -> GraphPicture:
-    """The node graph as boxes in a column, done / current / to do; the loop drawn at the side."""
+    """The node graph as boxes in a column, done / current / to do; the loop drawn at the side.
+
+    A specialist observer the inquiry chose gets a box beside its node, joined to it, in
+    the node's state; one not chosen is not drawn (an inquiry without any looks as before).
+    """
     done = {
         n.removesuffix(RESEND)
         for n in StageRun.objects.filter(debate=debate).values_list("name", flat=True)
@@ -131,8 +139,17 @@ def graph_picture(debate: Debate) -> GraphPicture:
                 (right, a.y + BOX_H // 2, right, b.y + BOX_H // 2, True),
                 (right, b.y + BOX_H // 2, b.x + BOX_W, b.y + BOX_H // 2, True),
             ]
+    width = BOX_W + 60
+    for node in NODES:
+        chosen = [a for a in node.optional if a in debate.inquiry.specialists]
+        for j, agent in enumerate(chosen):
+            of = where[node.name]
+            y = of.y + j * (BOX_H + GAP)
+            boxes.append(NodeBox(agent, str(AGENT_LABELS[agent]), SIDE_X, y, of.state, SIDE_W))
+            lines.append((of.x + BOX_W, of.y + BOX_H // 2, SIDE_X, y + BOX_H // 2, False))
+            width = SIDE_X + SIDE_W + 10
     height = 20 + len(NODES) * (BOX_H + GAP)
-    return GraphPicture(width=BOX_W + 60, height=height, boxes=boxes, lines=lines)
+    return GraphPicture(width=width, height=height, boxes=boxes, lines=lines)
 
 
 @dataclass(frozen=True)
@@ -237,8 +254,14 @@ def estimate_from(form) -> dict | None:
             values[name] = field.clean(field.initial if raw in (None, "") else raw)
         except ValidationError:
             return None
+    try:
+        specialists = form.fields["specialists"].clean(form["specialists"].data)
+    except ValidationError:
+        return None
     cost = estimate_inquiry_cost(
-        models={key: values[key] for key in MODEL_FIELDS}, rounds=values["max_rounds"]
+        models={key: values[key] for key in MODEL_FIELDS},
+        rounds=values["max_rounds"],
+        specialists=specialists,
     )
     budget = values["budget_usd"]
     return {"cost": cost, "budget": budget, "fits": cost <= budget}

@@ -28,6 +28,7 @@ ROLES = {
     "sanad_breaker": "You are the Sanad Breaker. Attack the evidence chains of the thesis: broken or missing links, unknown sources, chains that share one origin and so count once. Every challenge must reference evidence.",
     "contradiction_finder": "You are the Contradiction Finder. Find where the registered claims, the sources or the thesis contradict each other.",
     "risk_officer": "You are the Risk Officer. Name the risks and costs the thesis leaves out, from the evidence.",
+    "methodologist": "You are the Methodologist. Check how the evidence was gathered: the sample, the method, the measurement, and whether the spans support a causal claim or only a correlation.",
     "arbiter": "You are the Arbiter. Judge whether the thesis holds on the registered evidence and whether any dissent is backed by evidence and must be preserved.",
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 
 from django.conf import settings
@@ -14,6 +15,7 @@ from casefiles.models import CaseFile
 from casefiles.retrieval import retrieve_spans
 from debates.models import MAX_ROUNDS, MIN_ROUNDS, Debate, DebateStatus
 from debates.services import launch
+from inquiries.graph import SPECIALISTS
 from inquiries.models import Inquiry, RetrievedEvidence
 from limits.services import LimitReached, admit, is_exempt, lock_user
 from llm import Usage, api_key_configured, cost_usd
@@ -21,14 +23,17 @@ from llm import Usage, api_key_configured, cost_usd
 __all__ = ["OPENING_EVIDENCE", "create_inquiry", "estimate_inquiry_cost", "opening_evidence"]
 
 OPENING_EVIDENCE = 8
-# Calls per round: challenger, two observers, the advocate's rebuttal, the
-# arbiter (the opening adds one in round 1); resends at most double a node.
+# Calls per round: challenger, two observers and each chosen specialist observer,
+# the advocate's rebuttal, the arbiter (the opening adds one in round 1); resends
+# at most double a node.
 PROMPT_TOKENS = 3000
 AGENT_OUTPUT_TOKENS = 700
 ARBITER_OUTPUT_TOKENS = 400
 
 
-def estimate_inquiry_cost(*, models: dict[str, str], rounds: int) -> Decimal:
+def estimate_inquiry_cost(
+    *, models: dict[str, str], rounds: int, specialists: Sequence[str] = ()
+) -> Decimal:
     """Estimated USD of an inquiry running all its rounds without resends, rounded up."""
     prices = settings.LLM_PRICES
 
@@ -38,7 +43,7 @@ def estimate_inquiry_cost(*, models: dict[str, str], rounds: int) -> Decimal:
 
     per_round = (
         call(models["challenger"], AGENT_OUTPUT_TOKENS)
-        + 2 * call(models["observer"], AGENT_OUTPUT_TOKENS)
+        + (2 + len(specialists)) * call(models["observer"], AGENT_OUTPUT_TOKENS)
         + call(models["advocate"], AGENT_OUTPUT_TOKENS)
         + call(models["arbiter"], ARBITER_OUTPUT_TOKENS)
     )
@@ -95,6 +100,7 @@ def create_inquiry(
     max_rounds: int = 3,
     budget_usd: Decimal = Decimal("1.00"),
     language: str = "en",
+    specialists: Sequence[str] = (),
 ) -> Debate:
     """Save a queued inquiry on a case file the user may read; it runs after commit."""
     if not api_key_configured():
@@ -119,6 +125,10 @@ def create_inquiry(
     budget = Decimal(budget_usd)
     if budget <= 0:
         raise ValidationError(_("The budget must be positive."), code="budget")
+    if any(s not in SPECIALISTS for s in specialists):
+        raise ValidationError(
+            _("Choose the specialist observers from the list."), code="specialists"
+        )
     default = settings.DEBATE_MODEL
     chosen = {"advocate": default, "challenger": default, "observer": default, "arbiter": default}
     chosen.update({k: v for k, v in (models or {}).items() if v})
@@ -139,6 +149,8 @@ def create_inquiry(
             challenger_model=chosen["challenger"],
             observer_model=chosen["observer"],
             arbiter_model=chosen["arbiter"],
+            # Stored in the graph's order, each once, so equal choices give equal states.
+            specialists=[s for s in SPECIALISTS if s in specialists],
         )
         keys = opening_evidence(question=question, case_file=case_file)
         RetrievedEvidence.objects.create(

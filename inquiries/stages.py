@@ -43,13 +43,19 @@ from inquiries.schemas import AgentReply, ArbiterReply
 from inquiries.state import InquiryState, load_state
 from inquiries.stopping import StopState, stop_reason
 
-__all__ = ["DEBATERS", "STAGES", "thesis_probability"]
+__all__ = ["DEBATERS", "STAGES", "debaters", "thesis_probability"]
 
 AGENT_MAX_TOKENS = 1800
 AGENT_EXPECTED_TOKENS = 700
 ARBITER_MAX_TOKENS = 1000
 EVIDENCE_PER_QUERY = 3
 DEBATERS = ("advocate", "sanad_breaker", "contradiction_finder", "risk_officer")
+
+
+def debaters(specialists: Sequence[str]) -> tuple[str, ...]:
+    """The agents whose positions count (consensus, stable dissent, utility): the four
+    debaters, then the chosen specialists, who are observers and count as observers do."""
+    return (*DEBATERS, *specialists)
 
 
 def thesis_probability(position: str, confidence: float | None) -> float:
@@ -72,15 +78,14 @@ def _span_maps(case_file_id: int) -> tuple[dict[str, str], dict[str, str]]:
 class AgentNode:
     """A model node: its agents answer concurrently, the gates judge each answer."""
 
-    def __init__(self, name: str, agents: Sequence[str], *, resend: bool = False) -> None:
+    def __init__(self, name: str, *, resend: bool = False) -> None:
         self.node = name
         self.name = name + (RESEND if resend else "")
-        self.agents = tuple(agents)
         self.resend = resend
 
     def _asked(self, state: InquiryState, round: int):
         if not self.resend:
-            return [(agent, None) for agent in self.agents]
+            return [(agent, None) for agent in state.agents_of(self.node)]
         return [(o.agent, o) for o in state.pending_resend(self.node, round)]
 
     def specs(self, *, state: InquiryState, round: int, cheap_model: str) -> list[CallSpec]:
@@ -284,7 +289,7 @@ class ArbiterClose:
                 ),
             }
             for o in state.accepted(round=round)
-            if o.agent in ("sanad_breaker", "contradiction_finder", "risk_officer")
+            if o.agent in debaters(state.specialists) and o.agent != "advocate"
         ]
         result = results[0] if results else None
         decision = None
@@ -324,7 +329,7 @@ class ArbiterClose:
 def _latest_per_agent(state: InquiryState, up_to_round: int) -> dict[str, tuple[str, float | None]]:
     latest: dict[str, tuple[str, float | None]] = {}
     for o in state.accepted():
-        if o.round <= up_to_round and o.agent in DEBATERS:
+        if o.round <= up_to_round and o.agent in debaters(state.specialists):
             latest[o.agent] = (o.position, o.confidence)
     return latest
 
@@ -474,8 +479,8 @@ def _build() -> dict:
     stages: dict = {}
     for node in NODES:
         if node.kind == "model" and node.name != "arbiter_close":
-            stages[node.name] = AgentNode(node.name, node.agents)
-            stages[node.name + RESEND] = AgentNode(node.name, node.agents, resend=True)
+            stages[node.name] = AgentNode(node.name)
+            stages[node.name + RESEND] = AgentNode(node.name, resend=True)
     stages["evidence_call_retrieval"] = EvidenceRetrieval()
     stages["arbiter_close"] = ArbiterClose()
     stages["stop_condition_check"] = StopCheck()

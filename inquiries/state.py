@@ -15,6 +15,7 @@ from django.db.models import Prefetch
 
 from casefiles.models import Source, Span, parse_span_key
 from debates.models import Debate
+from inquiries.graph import node as graph_node
 from inquiries.models import AgentOutput, GateViolation, Inquiry, RegisteredClaim, RetrievedEvidence
 
 __all__ = [
@@ -91,6 +92,12 @@ class InquiryState:
     evidence: tuple[SpanView, ...]  # every span retrieved so far, in order
     retrieved_rounds: tuple[int, ...]  # rounds whose evidence_call_retrieval saved rows
     round_log: tuple[tuple[int, str, str], ...]  # (round, stop reason or "", detail)
+    # Optional observers chosen (Inquiry.specialists). Hashed only when non-empty, so an
+    # inquiry without them keeps the state hashes (and audit chain) it had before.
+    specialists: tuple[str, ...] = ()
+
+    def agents_of(self, node: str) -> tuple[str, ...]:
+        return graph_node(node).agents_for(self.specialists)
 
     def model_for(self, agent: str) -> str:
         return dict(self.models)[agent]
@@ -187,6 +194,7 @@ def load_state(debate: Debate) -> InquiryState:
         keys += [k for k in row.new_span_keys if k not in keys]
     spans = _spans_by_key(inquiry.case_file_id, keys)
     evidence = tuple(spans[k] for k in keys if k in spans)
+    specialists = tuple(inquiry.specialists)
     return InquiryState(
         question=debate.topic,
         language=inquiry.language,
@@ -196,6 +204,8 @@ def load_state(debate: Debate) -> InquiryState:
             ("contradiction_finder", inquiry.observer_model),
             ("risk_officer", inquiry.observer_model),
             ("arbiter", inquiry.arbiter_model),
+            # Specialists are observers: they answer with the observers' model.
+            *((agent, inquiry.observer_model) for agent in specialists),
         ),
         max_rounds=debate.max_rounds,
         sources=sources,
@@ -207,6 +217,7 @@ def load_state(debate: Debate) -> InquiryState:
         round_log=tuple(
             (int(e["round"]), e.get("stop") or "", e.get("detail") or "") for e in inquiry.round_log
         ),
+        specialists=specialists,
     )
 
 
@@ -225,5 +236,8 @@ def _spans_by_key(case_file_id: int, keys: list[str]) -> dict[str, SpanView]:
 
 
 def state_hash(state: InquiryState) -> str:
-    canonical = json.dumps(asdict(state), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    fields = asdict(state)
+    if not fields["specialists"]:
+        del fields["specialists"]
+    canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()

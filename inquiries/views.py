@@ -63,6 +63,7 @@ def inquiry_new(request: HttpRequest) -> HttpResponse:
                 max_rounds=form.cleaned_data["max_rounds"],
                 budget_usd=form.cleaned_data["budget_usd"],
                 language=form.cleaned_data["language"],
+                specialists=form.cleaned_data["specialists"],
             )
         except ValidationError as error:
             form.add_error(None, error.messages[0])

@@ -21,6 +21,10 @@ Scenarios (constructor flags):
   evidence; the arbiter node counts it against their utility).
 - ``calc``: the advocate's opening also asks for a difference of the first
   two numbers written in an evidence span (computed by the registry, not here).
+
+The Methodologist (a specialist observer, asked only when the inquiry chose it)
+answers like the Contradiction Finder — undecided, citing the latest claim —
+in its own words; ``free_fact``/``stubborn``/``vague`` apply to it by name.
 """
 
 from __future__ import annotations
@@ -92,7 +96,7 @@ class FakeInquiryModel:
         origins = dict(_ORIGIN.findall(text))
         resent = "YOUR PREVIOUS ANSWER WAS REJECTED" in text
         position, confidence = "supports", 0.7
-        if agent in ("sanad_breaker", "contradiction_finder") and not self.agree:
+        if agent in ("sanad_breaker", "contradiction_finder", "methodologist") and not self.agree:
             position, confidence = "undecided", 0.6
         if agent == "risk_officer" and not self.agree:
             position, confidence = ("opposes", 0.7) if self.dissent else ("undecided", 0.6)
@@ -137,7 +141,10 @@ class FakeInquiryModel:
             reply["record"] = self._record([cite], confidence)
             return reply
         cite = claims[-1] if claims and agent not in self.vague else ""
-        if cite:
+        if cite and agent == "methodologist":
+            reply["content"] = f"The passage behind [{cite}] shows a correlation, not a cause."
+            reply["claim_refs"] = [cite]
+        elif cite:
             reply["content"] = f"Looking at the evidence [{cite}], my position holds."
             reply["claim_refs"] = [cite]
         else:

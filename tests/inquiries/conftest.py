@@ -19,7 +19,7 @@ def start(fake_anthropic, settings, monkeypatch):
     # Created without launching: the test runs the engine itself, in this thread.
     monkeypatch.setattr("inquiries.services.launch", lambda debate_id: None)
 
-    def start(model: FakeInquiryModel, *, rounds: int = 3):
+    def start(model: FakeInquiryModel, *, rounds: int = 3, specialists: tuple[str, ...] = ()):
         fake_anthropic.responder = model
         user = get_user_model().objects.create_user("ada", is_staff=True)
         case_file = load_demo_case_file(owner=user)
@@ -29,6 +29,7 @@ def start(fake_anthropic, settings, monkeypatch):
             case_file_id=case_file.pk,
             max_rounds=rounds,
             budget_usd=Decimal("5"),
+            specialists=specialists,
         )
         run_debate(debate_id=debate.pk)
         debate.refresh_from_db()
