@@ -20,6 +20,7 @@ run: install
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py seed_demo
 	DEBUG=$${DEBUG:-1} $(PY) manage.py setup_instructors instructor
+	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_class
 	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_debate
 	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_tournament
 	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_stress_test

@@ -12,10 +12,12 @@ sense:
 - **median coach turns**: the median number of successful coach turns spent
   on the element, over the works that had at least one turn there (a student
   who typed the field with the coach off would otherwise pull it to zero).
-- **stuck**: per element, the mean turns taken *before advancing* past it,
-  over works that advanced (the current step's turns are not "before
-  advance" yet), and how many unfinished works sit on it now. Sorted with the
-  most turns first: the top row is where the class gets stuck.
+- **stuck**: per element, the mean coach turns spent on it by the works that
+  reached it: those that moved past it (their turns *before advancing*) and
+  the unfinished ones on it now (their turns so far, a lower bound: a
+  student stuck there today must show, not wait until they move on). Also
+  how many moved past and how many sit on it now. Sorted with the most
+  turns first: the top row is where the class gets stuck.
 - **guards**: how often each server-side guard changed a reply (a decision
   with ``changed``), and how often the schema guard rejected one outright
   (a turn that failed with ``coach_validation_failed``).
@@ -89,7 +91,7 @@ class TurnMedian:
 @dataclass(frozen=True)
 class Stuck:
     step: str
-    mean_turns_before_advance: float | None
+    mean_turns: float | None  # over the works that reached the step
     advanced: int  # works that moved past the step
     here_now: int  # unfinished works on the step now
 
@@ -101,7 +103,7 @@ class Summary:
     complete: int
     completion: tuple[Completion, ...]
     turn_medians: tuple[TurnMedian, ...]
-    stuck: tuple[Stuck, ...]  # most turns before advance first
+    stuck: tuple[Stuck, ...]  # most turns on the step first
     guards: tuple[tuple[str, int], ...]  # (guard name, interventions), in `guard_order`
     provenance: tuple[tuple[str, Mapping[str, int]], ...]  # (step, {provenance: count})
     verdicts: tuple[tuple[str, int], ...]  # (status, works), in `verdict_order`
@@ -140,11 +142,12 @@ def summarize(
         medians.append(TurnMedian(step, statistics.median(counts) if counts else None, len(counts)))
     stuck = []
     for step in STEP_IDS:
-        before = [w.turns.get(step, 0) for w in works if _advanced_past(w, step)]
-        here = sum(1 for w in works if not w.complete and w.current_step == step)
-        mean = statistics.fmean(before) if before else None
-        stuck.append(Stuck(step, mean, len(before), here))
-    stuck.sort(key=lambda s: (-(s.mean_turns_before_advance or 0.0), STEP_IDS.index(s.step)))
+        past = [w for w in works if _advanced_past(w, step)]
+        here = [w for w in works if not w.complete and w.current_step == step]
+        spent = [w.turns.get(step, 0) for w in past + here]
+        mean = statistics.fmean(spent) if spent else None
+        stuck.append(Stuck(step, mean, len(past), len(here)))
+    stuck.sort(key=lambda s: (-(s.mean_turns or 0.0), STEP_IDS.index(s.step)))
 
     changed: Counter[str] = Counter()
     for work in works:

@@ -102,23 +102,23 @@ def _stuck(summary: Summary) -> Figure:
         key="stuck",
         title=_("Where students get stuck"),
         note=_(
-            "Mean coach turns before moving past the element, most first; "
-            "and how many unfinished arguments are on it now."
+            "Mean coach turns spent on the element, most first, by the students who "
+            "moved past it and those still on it (their turns so far)."
         ),
         chart=bar_chart(
             [
                 (
                     _step(s.step),
-                    [s.mean_turns_before_advance or 0.0],
-                    _number(s.mean_turns_before_advance),
+                    [s.mean_turns or 0.0],
+                    _number(s.mean_turns),
                 )
                 for s in summary.stuck
             ]
         ),
         legend=(),
-        headers=(_("element"), _("turns before moving on"), _("moved on"), _("on it now")),
+        headers=(_("element"), _("turns on it (mean)"), _("moved on"), _("on it now")),
         rows=tuple(
-            (_step(s.step), _number(s.mean_turns_before_advance), str(s.advanced), str(s.here_now))
+            (_step(s.step), _number(s.mean_turns), str(s.advanced), str(s.here_now))
             for s in summary.stuck
         ),
     )

@@ -49,16 +49,24 @@ def test_it_takes_medians_over_students_who_used_the_coach_there() -> None:
     assert medians["qualifier"] == (None, 0)
 
 
-def test_it_puts_the_step_with_most_turns_before_advance_first() -> None:
+def test_it_puts_the_step_with_most_turns_spent_on_it_first() -> None:
     stuck = summarize([ANA, BEA], seats=2).stuck
-    assert stuck[0].step == "claim"  # (2 + 4) / 2 = 3 beats grounds (5 + 1) / 2 = 3 by order
+    assert stuck[0].step == "claim"  # (2 + 4) / 2 = 3 ties grounds (5 + 1) / 2: order decides
     by_step = {s.step: s for s in stuck}
-    assert by_step["grounds"].mean_turns_before_advance == 3.0
-    # Ana's warrant turns are not "before advance": she has not moved past it.
-    assert by_step["warrant"].mean_turns_before_advance == 0.0
-    assert by_step["warrant"].advanced == 1
-    assert by_step["warrant"].here_now == 1
+    assert by_step["grounds"].mean_turns == 3.0
+    # Ana is on the warrant now: her turn there counts (so far), with Bea's none.
+    assert by_step["warrant"].mean_turns == 0.5
+    assert (by_step["warrant"].advanced, by_step["warrant"].here_now) == (1, 1)
     assert by_step["rebuttal"].here_now == 0  # Bea is complete, not stuck there
+    # Nobody has reached the qualifier but Bea, who spent no turn on it.
+    assert by_step["qualifier"].mean_turns == 0.0
+
+
+def test_it_shows_a_student_stuck_now_before_they_move_on() -> None:
+    stuck_now = Work(
+        current_step="warrant", texts={"claim": "c", "grounds": "g"}, turns={"warrant": 9}
+    )
+    assert summarize([stuck_now, BEA], seats=2).stuck[0].step == "warrant"
 
 
 def test_it_counts_guard_interventions_and_schema_refusals() -> None:
@@ -85,7 +93,7 @@ def test_it_summarises_an_empty_class_without_dividing_by_zero() -> None:
     summary = summarize([], seats=0)
     assert all(c.percent == 0.0 for c in summary.completion)
     assert all(t.median is None for t in summary.turn_medians)
-    assert all(s.mean_turns_before_advance is None for s in summary.stuck)
+    assert all(s.mean_turns is None for s in summary.stuck)
 
 
 works = st.builds(
@@ -116,7 +124,7 @@ def test_it_agrees_with_a_naive_count(sample: list[Work], extra_seats: int) -> N
     for step, counts in summary.provenance:
         written = [w for w in sample if w.texts.get(step, "").strip()]
         assert sum(counts.values()) == sum(w.provenance.get(step) in PROVENANCES for w in written)
-    means = [s.mean_turns_before_advance or 0.0 for s in summary.stuck]
+    means = [s.mean_turns or 0.0 for s in summary.stuck]
     assert means == sorted(means, reverse=True)
 
 
