@@ -144,6 +144,8 @@ class Match(models.Model):
     budget_stopped = models.BooleanField(_("stopped by the budget"), default=False)
     # Why the match failed (a model that could not answer, the budget), in plain words.
     failure_reason = models.TextField(_("why it failed"), blank=True, default="")
+    # {"model", "other", "stage", "service"} of a forfeit: the page words it in its language.
+    failure_detail = models.JSONField(_("failure detail"), default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -191,6 +191,12 @@ def _forfeit(match: Match, *, model: str, error: LLMError | None, stage: str) ->
         f"{model} could not take part in the {stage} ({_why(error)}), so it forfeits: "
         f"{other} advances. Ratings are not changed by a forfeit."
     )
+    match.failure_detail = {
+        "model": model,
+        "other": other,
+        "stage": stage,
+        "service": bool(error is not None and error.is_service_failure),
+    }
     match.finished_at = timezone.now()
 
 

@@ -22,7 +22,7 @@ from debates.models import Debate, DebateStatus
 from debates.visibility import visible_debates
 from limits.services import LimitReached
 from llm import api_key_configured
-from tournaments import presenters
+from tournaments import notices, presenters
 from tournaments.budget import BudgetExceeded
 from tournaments.forms import TournamentForm
 from tournaments.models import DecisionTypeChoice, Match
@@ -136,6 +136,13 @@ def tournament_match(request: HttpRequest, pk: int, match_pk: int) -> HttpRespon
         "match": match,
         "turns": presenters.transcript(match),
         "chart": presenters.convergence_chart(match),
+        "disputed_notice": notices.disputed_notice(match),
+        "failure_notice": notices.failure_notice(match),
+        "convergence_rows": [
+            {**row, "method_name": notices.method_name(str(row.get("method", "")))}
+            for row in match.convergence_scores
+            if isinstance(row, dict)
+        ],
     }
     return render(request, "tournaments/match.html", context)
 

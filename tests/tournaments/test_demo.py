@@ -75,3 +75,17 @@ def test_an_export_imports_back_to_the_same_tournament(fake_model) -> None:
     assert copy.output["finalWinner"] == debate.output["finalWinner"]
     assert tournament_json(copy)["matches"] == data["matches"]
     assert dict(Rating.objects.values_list("model", "rating")) == ratings
+
+
+def test_it_words_the_demo_s_disputed_match_in_spanish(client, no_anthropic_key) -> None:
+    from django.conf import settings
+
+    _load()
+    client.force_login(get_user_model().objects.create_user("lector"))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    debate = Debate.objects.get(format="tournament", is_demo=True)
+    forced = Match.objects.get(tournament__debate=debate, status="forced")
+    page = client.get(reverse("tournaments:match", args=[debate.pk, forced.pk])).content.decode()
+    assert "Los modelos no convergieron (3 rondas" in page
+    assert "did not converge" not in page
+    assert "el juicio del árbitro" in page or "similitud del texto" in page

@@ -107,6 +107,7 @@ def test_it_forfeits_a_model_the_service_never_answers(fake_model) -> None:
     assert (
         "forfeits" in failed.failure_reason and "AI service did not answer" in failed.failure_reason
     )
+    assert failed.failure_detail["model"] == "beta-1" and failed.failure_detail["service"]
     assert not RatingChange.objects.filter(match=failed).exists()
     assert debate.output["complete"] and "beta-1" in debate.output["eliminationOrder"]
     assert debate.output["finalWinner"] != "beta-1"
