@@ -160,3 +160,37 @@ def test_it_breaks_no_content_security_rule_on_the_main_pages(
         page.locator("pre.argue-pre").first.evaluate("node => getComputedStyle(node).whiteSpace")
         == "pre-wrap"
     )
+
+    # The newer rooms, from their demos: the class's grid and analytics (bar charts),
+    # a stress test and its replay, a tournament and a match (line chart), an inquiry's
+    # result and replay.
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from classroom.models import Classroom
+    from debates.models import Debate
+
+    call_command("load_demo_class", instructor="ines", student="ada", stdout=StringIO())
+    call_command("load_demo_stress_test", stdout=StringIO())
+    call_command("load_demo_tournament", stdout=StringIO())
+    room = Classroom.objects.get(name__startswith="Demo")
+    assignment = room.assignments.get()
+    stress = Debate.objects.get(format="stress", is_demo=True).stress_test
+    tournament = Debate.objects.get(format="tournament", is_demo=True)
+    match = tournament.tournament.matches.first()
+    for path in (
+        f"/admin/classroom/assignment/{assignment.pk}/grid/",
+        f"/admin/classroom/assignment/{assignment.pk}/analytics/",
+        f"/admin/classroom/classroom/{room.pk}/analytics/",
+        f"/stress/{stress.pk}/",
+        f"/stress/{stress.pk}/replay/",
+        f"/tournaments/{tournament.pk}/",
+        f"/tournaments/{tournament.pk}/matches/{match.pk}/",
+        "/tournaments/",
+    ):
+        response = page.goto(f"{live_asgi.url}{path}")
+        assert response.status == 200, path
+        violations.check()
+        if path.endswith("/analytics/"):
+            assert page.locator("svg.bars rect.part-0").count() > 0, path
