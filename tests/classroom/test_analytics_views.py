@@ -131,3 +131,6 @@ def test_it_escapes_names_and_speaks_spanish(
     assert "Avance por elemento" in page
     assert "Completion per element" not in page
     assert _table(page, "completion")[0][0] == "Afirmación"
+    # Coordinates stay numbers a browser reads: never "156,5" from the Spanish locale.
+    assert re.search(r'<rect class="part-0" x="\d+(\.\d+)?" y="\d+" width="\d+(\.\d+)?"', page)
+    assert not re.search(r'(x|y|width)="\d+,\d', page)

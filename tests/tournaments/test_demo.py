@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from io import StringIO
 
 import pytest
@@ -89,3 +90,5 @@ def test_it_words_the_demo_s_disputed_match_in_spanish(client, no_anthropic_key)
     assert "Los modelos no convergieron (3 rondas" in page
     assert "did not converge" not in page
     assert "el juicio del árbitro" in page or "similitud del texto" in page
+    # The chart's coordinates are not localised ("12,5" would break the SVG).
+    assert 'cx="' in page and not re.search(r'c[xy]="\d+,\d', page)
