@@ -108,7 +108,7 @@ def test_it_404s_an_unknown_submission(client: Client, student: Any) -> None:
 def test_it_speaks_spanish(client: Client, teacher: Any, student: Any, submission: Any) -> None:
     client.force_login(student)
     body = client.get(_page(submission), HTTP_ACCEPT_LANGUAGE="es").content.decode()
-    assert "Tu profesor aún no ha publicado los comentarios" in body
+    assert "Tu docente aún no ha publicado los comentarios" in body
     release(author=teacher, submission=submission)
     body = client.get(_page(submission), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Tus puntuaciones" in body
