@@ -38,6 +38,10 @@ def test_it_shows_the_diagram_on_a_phone_and_on_paper(live_asgi, page) -> None:
     page.set_viewport_size({"width": 1200, "height": 900})
     page.goto(f"{live_asgi.url}/coach/{argument.pk}/")
     page.get_by_role("link", name="See it assembled as a diagram").click()
+    # Measure only once the stylesheet is in: a layout forced before it loads is the
+    # unstyled one (every box at the left edge), which is what a loaded CI once saw.
+    page.wait_for_url("**/toulmin/")
+    page.wait_for_load_state("load")
     grounds, claim = page.locator(".t-grounds"), page.locator(".t-claim")
     # Wide: grounds on the left of the claim, the warrant under them.
     assert grounds.bounding_box()["x"] < claim.bounding_box()["x"]
@@ -45,7 +49,7 @@ def test_it_shows_the_diagram_on_a_phone_and_on_paper(live_asgi, page) -> None:
     violations.check()
 
     page.set_viewport_size({"width": 360, "height": 800})
-    page.reload()
+    page.reload(wait_until="load")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360
     # Narrow: one column in reading order, grounds first, rebuttal last.

@@ -7,13 +7,16 @@ must leave it empty, store nothing that counts, and say when it renews.
 from __future__ import annotations
 
 import html
+import time
 from datetime import timedelta
 from decimal import Decimal
+from types import SimpleNamespace
 
 import pytest
 from django.test import Client
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django_ratelimit import core as ratelimit_core
 
 from coach.models import CoachMessage, CoachTurn
 from coach.services import create_argument
@@ -230,9 +233,13 @@ def test_it_refuses_a_coach_turn_over_the_quota_before_the_model_is_asked(
 
 @pytest.mark.django_db(transaction=True)
 def test_it_rate_limits_coach_turns_with_the_time_it_resets(
-    ana, no_anthropic_key, settings
+    ana, no_anthropic_key, settings, monkeypatch
 ) -> None:
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "coach_turn": (2, 60)}
+    # django-ratelimit counts in fixed windows: hold its clock still, so that the three
+    # turns cannot straddle a window's end (a slow CI once let the third one through).
+    frozen = int(time.time())
+    monkeypatch.setattr(ratelimit_core, "time", SimpleNamespace(time=lambda: frozen))
     argument = create_argument(owner=ana, title="Trams", language="en")
     for message in ("Trams should be free.", "Because buses are."):
         status, _, _ = post_turn(ana, argument_id=argument.pk, message=message, step="claim")
