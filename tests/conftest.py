@@ -40,6 +40,22 @@ def _fresh_cache() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts in the site's default language.
+
+    A request through the test client leaves its language (say Spanish, from a
+    cookie) active in the thread after the response; a later test calling a
+    service directly would then get Spanish sentences, depending on test order.
+    """
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
     """On SQLite, test in a file of this run rather than in shared-cache memory.
