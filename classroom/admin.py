@@ -21,7 +21,6 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from classroom.analytics_data import assignment_summary, classroom_summary
@@ -29,6 +28,7 @@ from classroom.analytics_page import figures
 from classroom.criteria import CRITERIA, parse_required
 from classroom.forms import AddStudentsForm
 from classroom.models import Assignment, AssignmentExtension, Classroom, Membership, Submission
+from classroom.presenters import page_language
 from classroom.progress import SORTS, filter_rows, grid_rows, sort_rows
 from classroom.services import add_students
 from classroom.work import work_context
@@ -176,17 +176,10 @@ class ClassroomAdmin(NotYoursIs404, admin.ModelAdmin):
         return TemplateResponse(request, "admin/classroom/add_students.html", context)
 
 
-def _language() -> str:
-    return "es" if (get_language() or "en").startswith("es") else "en"
-
-
 def _criteria_choices() -> list[tuple[str, str]]:
     # A callable: Django evaluates it per form, in the request's language.
-    spanish = _language() == "es"
-    return [
-        (c.code, f"{label_for(c.step, _language())}: {c.label_es if spanish else c.label_en}")
-        for c in CRITERIA
-    ]
+    language = page_language()
+    return [(c.code, f"{label_for(c.step, language)}: {c.label(language)}") for c in CRITERIA]
 
 
 class AssignmentForm(forms.ModelForm):
@@ -317,7 +310,7 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
             "title": _("Progress: %(title)s") % {"title": assignment.title},
             "assignment": assignment,
             "rows": rows,
-            "steps": [(s.id, label_for(s.id, _language())) for s in STEPS],
+            "steps": [(s.id, label_for(s.id, page_language())) for s in STEPS],
             "chosen": chosen,
             "sorts": [
                 ("student", _("student")),

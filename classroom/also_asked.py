@@ -19,7 +19,14 @@ from debates.models import DebateStatus
 from stresstests.models import StressTest
 from trials.models import Trial
 
-__all__ = ["Asked", "also_asked", "latest_by_argument", "stress_state"]
+__all__ = [
+    "Asked",
+    "also_asked",
+    "latest_by_argument",
+    "latest_stress_tests",
+    "latest_trials",
+    "stress_state",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,21 +38,33 @@ class Asked:
     finished: bool
 
 
-def latest_by_argument(
-    argument_ids: Iterable[int],
-) -> tuple[dict[int, Trial], dict[int, StressTest]]:
-    ids = list(argument_ids)
+def latest_trials(argument_ids: Iterable[int]) -> dict[int, Trial]:
+    """Each argument's latest trial, in one query."""
     trials: dict[int, Trial] = {}
-    for trial in Trial.objects.filter(argument_id__in=ids).order_by("argument_id", "-id"):
+    for trial in Trial.objects.filter(argument_id__in=list(argument_ids)).order_by(
+        "argument_id", "-id"
+    ):
         trials.setdefault(trial.argument_id, trial)
+    return trials
+
+
+def latest_stress_tests(argument_ids: Iterable[int]) -> dict[int, StressTest]:
+    """Each argument's latest stress test (with its debate), in one query."""
     stress: dict[int, StressTest] = {}
     for test in (
-        StressTest.objects.filter(argument_id__in=ids)
+        StressTest.objects.filter(argument_id__in=list(argument_ids))
         .select_related("debate")
         .order_by("argument_id", "-created_at", "-id")
     ):
         stress.setdefault(test.argument_id, test)
-    return trials, stress
+    return stress
+
+
+def latest_by_argument(
+    argument_ids: Iterable[int],
+) -> tuple[dict[int, Trial], dict[int, StressTest]]:
+    ids = list(argument_ids)
+    return latest_trials(ids), latest_stress_tests(ids)
 
 
 def _words_for_instructors() -> dict[str, str]:

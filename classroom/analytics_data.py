@@ -12,15 +12,17 @@ from collections import Counter, defaultdict
 
 from django.db.models import QuerySet
 
+from classroom.also_asked import latest_trials
 from classroom.analytics import REJECTED_BY_SCHEMA, Summary, Work, summarize
 from classroom.models import Assignment, Classroom, Membership, Submission
-from coach.guards import GUARDS
 from coach.models import CoachTurn
 from coach.steps import STEPS
-from trials.models import Trial, TrialStatus
+from trials.models import TrialStatus
 
 __all__ = ["assignment_summary", "classroom_summary", "works_for"]
 
+# The `name` each guard of coach.guards.GUARDS records, in the order they run
+# (tests/classroom/test_analytics.py checks there is one per guard).
 GUARD_ORDER: tuple[str, ...] = (
     "step_coercion",
     "empty_value",
@@ -32,7 +34,6 @@ GUARD_ORDER: tuple[str, ...] = (
     "schema",
     "question_appending",
 )
-assert len(GUARD_ORDER) == len(GUARDS), "a guard was added: name it in GUARD_ORDER"
 
 
 def works_for(submissions: QuerySet[Submission]) -> list[Work]:
@@ -54,13 +55,7 @@ def works_for(submissions: QuerySet[Submission]) -> list[Work]:
         for decision in decisions or []:
             if isinstance(decision, dict) and decision.get("changed"):
                 guards[argument_id][str(decision.get("name", ""))] += 1
-    verdicts: dict[int, str] = {}
-    for argument_id, status in (
-        Trial.objects.filter(argument_id__in=argument_ids)
-        .order_by("argument_id", "-id")
-        .values_list("argument_id", "status")
-    ):
-        verdicts.setdefault(argument_id, status)
+    verdicts = {pk: trial.status for pk, trial in latest_trials(argument_ids).items()}
     works = []
     for submission in rows:
         argument = submission.argument

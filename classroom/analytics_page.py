@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.formats import number_format
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from classroom.analytics import Summary
 from classroom.charts import BarChart, bar_chart
 from classroom.grid import PROVENANCES
+from classroom.presenters import page_language
 from coach.models import Provenance
 from coach.steps import label_for
 from trials.models import TrialStatus
@@ -49,7 +50,7 @@ class Figure:
 
 
 def _step(step: str) -> str:
-    return label_for(step, (get_language() or "en")[:2])
+    return label_for(step, page_language())
 
 
 def _number(value: float | None, digits: int = 1) -> str:

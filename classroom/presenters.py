@@ -7,10 +7,16 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import get_language
 
 from classroom.models import Assignment, Classroom, Submission
 
-__all__ = ["AssignmentRow", "ClassCard", "assignment_row", "student_classes"]
+__all__ = ["AssignmentRow", "ClassCard", "assignment_row", "page_language", "student_classes"]
+
+
+def page_language() -> str:
+    """The page's language as the coach's step labels know it: "es" or "en"."""
+    return "es" if (get_language() or "en").startswith("es") else "en"
 
 
 @dataclass(frozen=True, slots=True)

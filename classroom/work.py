@@ -10,7 +10,6 @@ from classroom.models import Submission
 from coach.admin import guard_summary
 from coach.models import CoachTurn
 from coach.steps import STEPS
-from trials.models import Trial
 
 __all__ = ["work_context"]
 
@@ -36,9 +35,8 @@ def work_context(submission: Submission) -> dict[str, Any]:
                 "decisions": turn.guard_decisions or [],
             }
         )
-    trial = Trial.objects.filter(argument=argument).order_by("-id").first()
-    _trials, stress = latest_by_argument([argument.pk])
-    stress_test = stress.get(argument.pk)
+    trials, stress = latest_by_argument([argument.pk])
+    trial, stress_test = trials.get(argument.pk), stress.get(argument.pk)
     return {
         "stress_test": stress_test,
         "stress_state": also_asked_state(stress_test) if stress_test else "",

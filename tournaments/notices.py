@@ -15,7 +15,14 @@ from django.utils.translation import ngettext
 
 from tournaments.models import Match
 
-__all__ = ["METHOD_NAMES", "disputed_notice", "failure_notice", "method_name"]
+__all__ = [
+    "METHOD_NAMES",
+    "disputed_notice",
+    "disputed_text",
+    "failure_notice",
+    "forfeit_text",
+    "method_name",
+]
 
 
 def METHOD_NAMES() -> dict[str, str]:  # noqa: N802 (a table, translated when asked)
@@ -39,37 +46,52 @@ def _stage_name(stage: str) -> str:
     }.get(stage, stage)
 
 
-def disputed_notice(match: Match) -> str:
-    if not match.is_disputed:
-        return match.disputed_reason
-    if match.budget_stopped:
+def disputed_text(*, budget_stopped: bool, rounds: int, last: object, threshold: float) -> str:
+    """Why a match never converged, in the active language (the engine stores it in English)."""
+    if budget_stopped:
         why = _("its budget share ran out")
     else:
-        why = ngettext("%(n)s round", "%(n)s rounds", match.rounds) % {"n": match.rounds}
-    scores = match.convergence_scores or []
-    last = scores[-1].get("score") if scores and isinstance(scores[-1], dict) else None
+        why = ngettext("%(n)s round", "%(n)s rounds", rounds) % {"n": rounds}
     score = f"{last:g}" if isinstance(last, int | float) else _("not measured")
     return _(
         "The models did not converge (%(why)s; final convergence %(score)s, threshold "
         "%(threshold)s). The arbiter's pick advances; the ratings count a draw."
-    ) % {"why": why, "score": score, "threshold": f"{match.tournament.convergence_threshold:g}"}
+    ) % {"why": why, "score": score, "threshold": f"{threshold:g}"}
+
+
+def forfeit_text(*, model: str, other: str, stage_words: str, service: bool) -> str:
+    """Why a model forfeited, in the active language (the engine stores it in English)."""
+    why = (
+        _("the AI service did not answer it (overloaded or unreachable) after several tries")
+        if service
+        else _("its reply could not be read")
+    )
+    return _(
+        "%(model)s could not take part in the %(stage)s (%(why)s), so it forfeits: "
+        "%(other)s advances. Ratings are not changed by a forfeit."
+    ) % {"model": model, "stage": stage_words, "why": why, "other": other}
+
+
+def disputed_notice(match: Match) -> str:
+    if not match.is_disputed:
+        return match.disputed_reason
+    scores = match.convergence_scores or []
+    last = scores[-1].get("score") if scores and isinstance(scores[-1], dict) else None
+    return disputed_text(
+        budget_stopped=match.budget_stopped,
+        rounds=match.rounds,
+        last=last,
+        threshold=match.tournament.convergence_threshold,
+    )
 
 
 def failure_notice(match: Match) -> str:
     detail = match.failure_detail or {}
     if not detail.get("model"):
         return match.failure_reason
-    why = (
-        _("the AI service did not answer it (overloaded or unreachable) after several tries")
-        if detail.get("service")
-        else _("its reply could not be read")
+    return forfeit_text(
+        model=detail["model"],
+        other=detail.get("other", ""),
+        stage_words=_stage_name(str(detail.get("stage", ""))),
+        service=bool(detail.get("service")),
     )
-    return _(
-        "%(model)s could not take part in the %(stage)s (%(why)s), so it forfeits: "
-        "%(other)s advances. Ratings are not changed by a forfeit."
-    ) % {
-        "model": detail["model"],
-        "stage": _stage_name(str(detail.get("stage", ""))),
-        "why": why,
-        "other": detail.get("other", ""),
-    }

@@ -45,7 +45,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from debates import events
 from debates.budget import estimate_stage_cost
@@ -68,6 +68,7 @@ from tournaments.convergence import (
 )
 from tournaments.elo import DecisionType, apply_match, outcome_for
 from tournaments.models import Match, MatchStatus, Rating, RatingChange, Turn, TurnKind
+from tournaments.notices import disputed_text, forfeit_text
 from tournaments.prompts import (
     challenge_prompt,
     convergence_prompt,
@@ -170,12 +171,6 @@ def _content(kind: str, model: str, result: CallResult, row: dict[str, Any] | No
     return response.model_dump(mode="json")
 
 
-def _why(error: LLMError | None) -> str:
-    if error is not None and error.is_service_failure:
-        return "the AI service did not answer it (overloaded or unreachable) after several tries"
-    return "its reply could not be read"
-
-
 def _add_cost(match: Match, model: str, cost: Decimal) -> None:
     costs = dict(match.costs)
     costs[model] = str(Decimal(costs.get(model, "0")) + cost)
@@ -187,16 +182,12 @@ def _forfeit(match: Match, *, model: str, error: LLMError | None, stage: str) ->
     other = match.model_b if model == match.model_a else match.model_a
     match.status = MatchStatus.FAILED
     match.winner, match.loser = other, model
-    match.failure_reason = (
-        f"{model} could not take part in the {stage} ({_why(error)}), so it forfeits: "
-        f"{other} advances. Ratings are not changed by a forfeit."
-    )
-    match.failure_detail = {
-        "model": model,
-        "other": other,
-        "stage": stage,
-        "service": bool(error is not None and error.is_service_failure),
-    }
+    service = bool(error is not None and error.is_service_failure)
+    with translation.override("en"):  # stored for the export and the CLI; pages re-word it
+        match.failure_reason = forfeit_text(
+            model=model, other=other, stage_words=stage, service=service
+        )
+    match.failure_detail = {"model": model, "other": other, "stage": stage, "service": service}
     match.finished_at = timezone.now()
 
 
@@ -726,16 +717,13 @@ def _decide(match: Match, m: MatchView, verdict: MatchVerdict | None, state) -> 
     if not converged:
         match.is_disputed = True
         last = m.convergence[-1]["score"] if m.convergence else None
-        why = (
-            "its budget share ran out"
-            if m.budget_stopped
-            else f"{m.rounds} round{'s' if m.rounds != 1 else ''}"
-        )
-        score = f"{last:g}" if last is not None else "not measured"
-        match.disputed_reason = (
-            f"The models did not converge ({why}; final convergence {score}, threshold "
-            f"{state.threshold:g}). The arbiter's pick advances; the ratings count a draw."
-        )
+        with translation.override("en"):  # stored for the export and the CLI
+            match.disputed_reason = disputed_text(
+                budget_stopped=m.budget_stopped,
+                rounds=m.rounds,
+                last=last,
+                threshold=state.threshold,
+            )
     match.finished_at = timezone.now()
     match.save()
 

@@ -161,3 +161,12 @@ def test_it_keeps_every_bar_inside_the_plot(rows: list[list[float]], high: float
     for bar in chart.bars:
         for part in bar.parts:
             assert part.width >= 0 and chart.plot_left <= part.x and part.x + part.width <= right
+
+
+def test_it_names_every_guard_once_with_a_label() -> None:
+    from classroom.analytics_data import GUARD_ORDER
+    from classroom.analytics_page import GUARD_LABELS
+    from coach.guards import GUARDS
+
+    assert len(set(GUARD_ORDER)) == len(GUARD_ORDER) == len(GUARDS)
+    assert set(GUARD_ORDER) == set(GUARD_LABELS)
