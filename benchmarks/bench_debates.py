@@ -1,4 +1,4 @@
-"""Benchmark: a debate against a model with a fixed 200 ms latency (issue §8).
+"""Benchmark: a debate against a model with a fixed 200 ms latency.
 
 Processes, as in production: the fake Anthropic server playing the scripted
 debate model (tests/fakes/debate_model.py) with ``--latency-ms 200``; a
@@ -12,8 +12,10 @@ workers on Redis sharing that file.
    (target ratio <= 1.15). One warm-up debate is run first and not counted
    (imports, first connections), as a long-running worker would be warm.
 2. Throughput: 4 debates enqueued at once, run by one Celery worker versus
-   two (each worker ``-c 1``: one debate at a time). Needs REDIS_URL; without
-   it this part says it is skipped.
+   two (each worker ``-c 1``: one debate at a time). Needs Redis: REDIS_URL,
+   or else Redis's default local address is tried; when neither answers this
+   part says why it is skipped. Queues are named per run, so the bench never
+   takes another worker's tasks nor leaves its own behind.
 """
 
 from __future__ import annotations
@@ -41,9 +43,18 @@ CALLS_TARGET = 20
 RATIO_TARGET = 1.15
 THROUGHPUT_DEBATES = 4
 FAKE_KEY = "sk-ant-fake-bench-key"
+# Redis's own default address: `make bench` on a machine running Redis measures
+# throughput without anyone having to remember REDIS_URL.
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
-def _start_fake_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+def _start_fake_server(
+    env: dict[str, str],
+    *,
+    responder: str = "tests.fakes.debate_model:respond",
+    latency_ms: int = LATENCY_MS,
+) -> tuple[subprocess.Popen, str]:
+    """The fake Anthropic server in a process of its own, and its base URL (every bench's)."""
     process = subprocess.Popen(
         [
             sys.executable,
@@ -52,9 +63,9 @@ def _start_fake_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
             "--port",
             "0",
             "--latency-ms",
-            str(LATENCY_MS),
+            str(latency_ms),
             "--responder",
-            "tests.fakes.debate_model:respond",
+            responder,
         ],
         cwd=ROOT,
         env=env,
@@ -108,7 +119,7 @@ def _setup_django() -> None:
 def _new_debate(*, personas: int, rounds: int) -> int:
     from decimal import Decimal
 
-    from debates.models import Debate, Persona
+    from engine.models import Debate, Persona
 
     debate = Debate.objects.create(
         topic="Cities should ban private cars from their centres",
@@ -120,8 +131,8 @@ def _new_debate(*, personas: int, rounds: int) -> int:
 
 
 def _single_debate(runs: int) -> dict:
-    from debates.models import Debate, LLMCall, StageRun
-    from debates.orchestrator import run_debate
+    from engine.models import Debate, LLMCall, StageRun
+    from engine.orchestrator import run_debate
 
     measured = []
     for run in range(runs + 1):
@@ -193,8 +204,8 @@ def _transport_floor(runs: int) -> float:
 
 def _throughput(queue: str, workers: int) -> dict:
     from config.celery import app
-    from debates.models import Debate
-    from debates.tasks import run_debate
+    from engine.models import Debate
+    from engine.tasks import run_debate
 
     ids = [_new_debate(personas=PERSONAS, rounds=ROUNDS) for _ in range(THROUGHPUT_DEBATES)]
     started = time.perf_counter()
@@ -278,6 +289,31 @@ def _start_worker(env: dict[str, str], queue: str, number: int, logs: Path) -> s
     raise RuntimeError(f"celery worker {number} did not start:\n{log.read_text()[-2000:]}")
 
 
+def _reachable_redis() -> tuple[str, str]:
+    """(url, "") for a Redis that answers PING, else ("", why it cannot be used)."""
+    import redis
+
+    url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (redis.RedisError, OSError, ValueError) as error:
+        origin = "REDIS_URL" if os.environ.get("REDIS_URL") else "no REDIS_URL, and the default"
+        return "", f"{origin} {_shown(url)} does not answer ({type(error).__name__})"
+    return url, ""
+
+
+def _shown(url: str) -> str:
+    """The URL without its credentials, fit to print."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname}:{parts.port or 6379}{parts.path}"
+
+
 def _throughput_with(env: dict[str, str], workers: int, logs: Path) -> dict:
     queue = f"bench-debates-{uuid.uuid4().hex[:8]}"
     processes = [_start_worker(env, queue, n + 1, logs) for n in range(workers)]
@@ -330,13 +366,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             env = _child_env(sqlite_path=tmp_path / "bench.sqlite3", base_url=base_url)
             ok = _report_single(_run_child(env, "single", str(runs)))
-            redis_url = os.environ.get("REDIS_URL", "")
+            redis_url, why_not = _reachable_redis()
             if not redis_url:
-                print(
-                    "  throughput: skipped (REDIS_URL is not set; it needs Celery workers on Redis)"
-                )
+                print(f"  throughput: skipped ({why_not}; it needs Celery workers on Redis)")
                 return 0 if ok else 1
             env["REDIS_URL"] = redis_url
+            print(f"  throughput: Celery workers on {_shown(redis_url)}")
             figures = [_throughput_with(env, workers, tmp_path) for workers in (1, 2)]
             for figure in figures:
                 rate = figure["done"] / figure["wall_s"] * 60

@@ -23,15 +23,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from config.admin_tools import ReadOnlyInline, ViewOnlyMixin
-from debates.models import (
-    Attack,
-    AttackValidation,
-    Debate,
-    DebateArgument,
-    DebateEvent,
-    LLMCall,
-    Persona,
-)
+from config.money import format_money
+from debates.models import Attack, AttackValidation, DebateArgument
+from engine.models import Debate, DebateEvent, LLMCall, Persona
 
 __all__ = ["cost_by_model"]
 
@@ -229,7 +223,7 @@ class DebateAdmin(ViewOnlyMixin, admin.ModelAdmin):
 
     @admin.display(description=_("cost (USD)"), ordering="cost_usd")
     def total_cost(self, debate: Debate) -> str:
-        return f"${debate.cost_usd:.4f}"
+        return format_money(debate.cost_usd, 4)
 
     @admin.display(description=_("calls"), ordering="call_total")
     def calls(self, debate: Debate) -> int:
@@ -249,14 +243,14 @@ class DebateAdmin(ViewOnlyMixin, admin.ModelAdmin):
             _("cost (USD)"),
             format_html_join(
                 "",
-                "<tr><td>{}</td><td>{}</td><td>{} / {}</td><td>${}</td></tr>",
+                "<tr><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td></tr>",
                 (
                     (
                         row["model"],
                         row["calls"],
                         row["input_tokens"],
                         row["output_tokens"],
-                        f"{row['cost'] or Decimal(0):.4f}",
+                        format_money(row["cost"] or Decimal(0), 4),
                     )
                     for row in rows
                 ),

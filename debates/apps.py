@@ -1,16 +1,13 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class DebatesConfig(AppConfig):
     name = "debates"
-    verbose_name = "Debates"
+    verbose_name = _("Graph debate")
 
     def ready(self) -> None:
-        from debates.formats import register_format
         from debates.graph_format import GRAPH
-        from debates.models import Debate
-        from debates.services import debate_cost
-        from limits.services import register_spend_source
+        from engine.formats import register_format
 
-        register_spend_source(name="debates", model=Debate, user_field="creator", cost=debate_cost)
         register_format(GRAPH)

@@ -21,15 +21,9 @@ from typing import Any
 from django.db import transaction
 
 from debates.exports import EXPORT_FORMAT
-from debates.models import (
-    Attack,
-    AttackValidation,
-    Debate,
-    DebateArgument,
-    DebateEvent,
-    LLMCall,
-    Persona,
-)
+from debates.models import Attack, AttackValidation, DebateArgument
+from engine.models import Debate, DebateEvent, LLMCall, Persona
+from engine.stop_messages import legacy_code
 
 __all__ = ["DEMO_FIXTURE", "import_debate", "load_demo_debate"]
 
@@ -51,12 +45,16 @@ def import_debate(*, data: dict[str, Any], is_demo: bool) -> Debate:
         raise ValueError(f"not a debate export (format {data.get('format')!r})")
     personas = {entry["name"]: _persona(entry) for entry in data["personas"]}
     fields = data["debate"]
+    # An export from before stops had codes carries only the English sentence.
+    stop_code, stop_params = legacy_code(fields["stop_detail"]) or ("", {})
     debate = Debate.objects.create(
         topic=fields["topic"],
         is_demo=is_demo,
         status=fields["status"],
         stop_reason=fields["stop_reason"],
         stop_detail=fields["stop_detail"],
+        stop_code=fields.get("stop_code", stop_code),
+        stop_params=fields.get("stop_params", stop_params),
         max_rounds=fields["max_rounds"],
         rounds_completed=fields["rounds_completed"],
         budget_usd=Decimal(fields["budget_usd"]),

@@ -18,11 +18,18 @@ from typing import Any
 
 from argumentation.formats import write_iccma23
 from debates.graph import build_framework
-from debates.models import Debate
 from debates.payloads import argument_payload, validation_payload
 from debates.state import load_state
+from engine.models import Debate
 
-__all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "debate_iccma23", "debate_json"]
+__all__ = [
+    "EXPORT_FORMAT",
+    "EXPORT_VERSION",
+    "debate_iccma23",
+    "debate_json",
+    "money_text",
+    "time_text",
+]
 
 EXPORT_FORMAT = "argue-debate"
 EXPORT_VERSION = 1
@@ -54,15 +61,18 @@ def debate_json(*, debate: Debate, ledger: bool = True) -> dict[str, Any]:
             "status": debate.status,
             "stop_reason": debate.stop_reason,
             "stop_detail": debate.stop_detail,
+            # The stop as a code with its parameters (engine/stop_messages.py words it).
+            "stop_code": debate.stop_code,
+            "stop_params": debate.stop_params,
             "max_rounds": debate.max_rounds,
             "rounds_completed": debate.rounds_completed,
-            "budget_usd": _money(debate.budget_usd),
-            "cost_usd": _money(debate.cost_usd),
+            "budget_usd": money_text(debate.budget_usd),
+            "cost_usd": money_text(debate.cost_usd),
             "claims": list(debate.claims),
             "error": debate.error,
-            "created_at": _time(debate.created_at),
-            "started_at": _time(debate.started_at),
-            "finished_at": _time(debate.finished_at),
+            "created_at": time_text(debate.created_at),
+            "started_at": time_text(debate.started_at),
+            "finished_at": time_text(debate.finished_at),
         },
         "personas": [
             {"id": p.pk, "name": p.name, "worldview": p.worldview, "model": p.effective_model}
@@ -78,7 +88,7 @@ def debate_json(*, debate: Debate, ledger: bool = True) -> dict[str, Any]:
         },
         "output": debate.output,
         "events": [
-            {"seq": seq, "type": type_, "payload": payload, "created_at": _time(created)}
+            {"seq": seq, "type": type_, "payload": payload, "created_at": time_text(created)}
             for seq, type_, payload, created in debate.events.order_by("seq").values_list(
                 "seq", "type", "payload", "created_at"
             )
@@ -96,7 +106,7 @@ def debate_json(*, debate: Debate, ledger: bool = True) -> dict[str, Any]:
                 "output_tokens": call.output_tokens,
                 "cache_creation_input_tokens": call.cache_creation_input_tokens,
                 "cache_read_input_tokens": call.cache_read_input_tokens,
-                "cost_usd": _money(call.cost_usd),
+                "cost_usd": money_text(call.cost_usd),
                 "latency_ms": call.latency_ms,
                 "status": call.status,
                 "error_code": call.error_code,
@@ -106,9 +116,11 @@ def debate_json(*, debate: Debate, ledger: bool = True) -> dict[str, Any]:
     return data
 
 
-def _money(value: Decimal | None) -> str | None:
+def money_text(value: Decimal | None) -> str | None:
+    """Money in an export: a decimal string (a float would round it), or None."""
     return None if value is None else str(value)
 
 
-def _time(value) -> str | None:
+def time_text(value) -> str | None:
+    """A time in an export: ISO 8601 with its offset, or None."""
     return value.isoformat() if value is not None else None

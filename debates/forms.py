@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_UP, Decimal
 
 from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from debates.formats import formats
-from debates.models import (
+from debates.persona_words import persona_name
+from engine.formats import formats
+from engine.models import (
     DEFAULT_BUDGET_USD,
     DEFAULT_ROUNDS,
     MAX_ROUNDS,
@@ -75,6 +76,27 @@ class DebateForm(forms.Form):
         initial=DEFAULT_BUDGET_USD,
         help_text=_("The debate stops cleanly, keeping what it has, before spending more."),
     )
+
+    def __init__(self, *args, user=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # A built-in persona's name in the reader's language (debates.persona_words).
+        self.fields["personas"].label_from_instance = persona_name
+        if user is not None and not getattr(user, "is_staff", False):
+            # A student is asked for no dollar budget: the estimate shown is the cost,
+            # and the debate gets half again as much as its ceiling (budget()).
+            del self.fields["budget_usd"]
+
+    def budget(self) -> Decimal:
+        """The chosen budget (staff), or half again the estimate, in whole cents (students)."""
+        if "budget_usd" in self.fields:
+            return self.cleaned_data["budget_usd"]
+        from debates.services import estimate_cost
+
+        cost = estimate_cost(
+            personas=self.cleaned_data["personas"], rounds=self.cleaned_data["max_rounds"]
+        )
+        budget = (cost * Decimal("1.5")).quantize(Decimal("0.01"), rounding=ROUND_UP)
+        return min(max(budget, MIN_BUDGET_USD), MAX_BUDGET_USD)
 
     def clean_topic(self) -> str:
         # Collapse runs of whitespace: the topic goes into every prompt.

@@ -1,4 +1,4 @@
-"""The persona graph debate as a format of the shared engine (debates/formats.py).
+"""The persona graph debate as a format of the shared engine (engine/formats.py).
 
 Stages ``decompose, arguments, (attacks r, validation r) for r in 1..R``
 (debates/stages.py); the outcome — common ground, camps, cruxes — is computed
@@ -12,12 +12,13 @@ from django.utils.translation import gettext_lazy as _
 
 from argumentation.cruxes import extract_outcome, summarize
 from debates import events
-from debates.formats import Format, from_plan
 from debates.graph import argument_infos, snapshot
-from debates.models import Debate, StopReason
 from debates.stages import STAGES, plan
 from debates.state import DebateState, load_state, state_hash
-from debates.stopping import StopDecision
+from engine import events as engine_events
+from engine.formats import Format, from_plan
+from engine.models import Debate, StopReason
+from engine.stopping import StopDecision
 
 __all__ = ["GRAPH", "final_output", "start_payload"]
 
@@ -56,13 +57,15 @@ def announce_convergence(debate: Debate, decision: StopDecision, output: dict) -
     """A settled graph is announced before the debate's last event."""
     if decision.reason not in CONVERGENCE_REASONS:
         return
-    events.record_event(
+    engine_events.record_event(
         debate=debate,
         type=events.GRAPH_CONVERGENCE,
         payload={
             "round": debate.rounds_completed,
             "stop_reason": decision.reason.value,
             "detail": decision.detail,
+            "code": decision.code,
+            "params": decision.params,
             "camps": len(output["camps"]),
         },
     )
@@ -74,6 +77,7 @@ def _page_url(debate: Debate) -> str:
 
 
 GRAPH = Format(
+    event_types=events.EVENT_TYPES,
     name="graph",
     label=_("Graph debate"),
     stages=STAGES,
@@ -84,4 +88,8 @@ GRAPH = Format(
     start_payload=start_payload,
     on_finish=announce_convergence,
     page_url=_page_url,
+    plural_label=_("Debates"),
+    about=_("AI personas argue a question in rounds; the semantics say what stands."),
+    new_label=_("New debate"),
+    new_url=lambda: reverse("debates:new"),
 )

@@ -6,8 +6,8 @@ result sections) is plain functions of a debate, testable without a request.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import QueryDict
 from django.urls import reverse
-from django.utils.formats import number_format
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, npgettext
 
@@ -23,25 +23,23 @@ from argumentation.cruxes import natural_key
 from debates import events, services
 from debates.forms import MAX_PERSONAS, MIN_PERSONAS, DebateForm
 from debates.graph import snapshot
-from debates.models import (
+from debates.models import AttackStatus, AttackType, DebateArgument, DropReason, TargetComponent
+from debates.state import load_state
+from debates.svg import GraphEdge, GraphNode, GraphWords, render_graph_svg
+from engine import services as engine_services
+from engine.models import (
     DEFAULT_BUDGET_USD,
     DEFAULT_ROUNDS,
     MAX_ROUNDS,
     MIN_ROUNDS,
-    AttackStatus,
-    AttackType,
     Debate,
-    DebateArgument,
     DebateFailure,
     DebateStatus,
-    DropReason,
     Persona,
-    StageName,
     StopReason,
-    TargetComponent,
 )
-from debates.state import load_state
-from debates.svg import GraphEdge, GraphNode, GraphWords, render_graph_svg
+from engine.stop_messages import sentences as stop_sentences
+from engine.stop_messages import stop_sentence
 from untrusted import parse_id, parse_int
 
 __all__ = [
@@ -52,6 +50,8 @@ __all__ = [
     "persona_failures",
     "estimate_from",
     "filter_debates",
+    "Listing",
+    "listing_for",
     "flip_condition",
     "graph_data",
     "graph_svg",
@@ -70,6 +70,43 @@ __all__ = [
 
 
 # --- history -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What the history page says it lists, and the button that starts one."""
+
+    heading: str
+    about: str
+    new_label: str | None
+    new_url: str | None
+
+
+def listing_for(format_name: str) -> Listing:
+    """The history filtered to one format names that format (and its own New button);
+    unfiltered, it says it holds every format and offers a new graph debate."""
+    from engine.formats import get_format
+
+    try:
+        fmt = get_format(format_name or "graph")
+    except KeyError:
+        fmt = get_format("graph")
+    if not format_name:
+        return Listing(
+            heading=_("All debates"),
+            about=_(
+                "Everything that runs on the debate engine, newest first: "
+                "debates, inquiries, stress tests and tournaments. Filter by format to see one kind."
+            ),
+            new_label=_("New debate"),
+            new_url=reverse("debates:new"),
+        )
+    return Listing(
+        heading=str(fmt.plural_label or fmt.label),
+        about=str(fmt.about or ""),
+        new_label=str(fmt.new_label) if fmt.new_label else None,
+        new_url=fmt.new_url() if fmt.new_url else None,
+    )
 
 
 def filter_debates(*, debates: QuerySet[Debate], filters: dict[str, Any], user) -> QuerySet[Debate]:
@@ -99,10 +136,10 @@ def query_without_page(query: QueryDict) -> str:
 
 
 def key_needed_message() -> str:
+    # Plain words for everyone; staff read the server variable in _ai_not_configured.html.
     return _(
-        "Starting a debate needs an API key: set ANTHROPIC_API_KEY in the server's "
-        "environment and restart it. Until then, open the demo debate to see what a "
-        "finished debate looks like."
+        "This site's AI service is not set up yet, so a new debate cannot start here for "
+        "now. Open the demo debate to see what a finished debate looks like."
     )
 
 
@@ -228,7 +265,7 @@ def retry_offered(*, debate: Debate, user) -> bool:
 
 
 def retry_refused_message(*, debate: Debate) -> str:
-    if debate.can_retry and not services.debates_available():
+    if debate.can_retry and not engine_services.debates_available():
         return key_needed_message()
     return _("Only a failed debate can be retried, by whoever started it.")
 
@@ -263,6 +300,9 @@ def client_strings() -> dict[str, Any]:
     return {
         "round": _("Round"),
         "strength": _("strength"),
+        # The cost so far, written as config.money writes it: the currency's place
+        # ("$%(amount)s" / "%(amount)s US$") and the number's decimal sign.
+        "money": {"pattern": _("$%(amount)s"), "decimal": get_format("DECIMAL_SEPARATOR")},
         # "1 argument" / "3 arguments": both forms, since English and Spanish
         # both have one form for 1 and another for every other number.
         "counted": {
@@ -299,6 +339,10 @@ def client_strings() -> dict[str, Any]:
         "dropReasons": dict(DropReason.choices),
         "components": dict(TargetComponent.choices),
         "stopReasons": dict(StopReason.choices),
+        # The grounded labels in plain words (the formal IN/OUT/UNDEC stay in titles).
+        "labels": {"IN": _("Standing"), "OUT": _("Defeated"), "UNDEC": _("Undecided")},
+        # A stop's sentence by its code; debate_live.js fills in the event's params.
+        "stopDetails": stop_sentences(),
         "eventTypes": {
             "debate_start": _("started"),
             "arguments_submitted": _("opening arguments"),
@@ -399,72 +443,14 @@ def graph_svg(*, debate: Debate) -> str:
     )
 
 
-# The stop check's details (debates/stopping.py, stages.py, orchestrator.py) are
-# stored in English, numbers and all; these say each known one again in the
-# page's language (in English, the same words, but the budget's stage is named
-# by its label). An unknown detail is shown as stored.
-_STOP_DETAILS: tuple[tuple[re.Pattern[str], Any], ...] = (
-    (
-        re.compile(r"Round (?P<round>\d+) of (?P<max>\d+) is done\."),
-        lambda: _("Round %(round)s of %(max)s is done."),
-    ),
-    (re.compile(r"All rounds are done\."), lambda: _("All rounds are done.")),
-    (
-        re.compile(r"One preferred extension, and it defeats every argument outside it\."),
-        lambda: _("One preferred extension, and it defeats every argument outside it."),
-    ),
-    (
-        re.compile(
-            r"(?P<camps>\d+) camps, and no argument changed label in rounds "
-            r"(?P<first>\d+) and (?P<second>\d+)\."
-        ),
-        lambda: _(
-            "%(camps)s camps, and no argument changed label in rounds %(first)s and %(second)s."
-        ),
-    ),
-    (
-        re.compile(r"Round (?P<round>\d+) brought no new valid attack\."),
-        lambda: _("Round %(round)s brought no new valid attack."),
-    ),
-    (
-        re.compile(r"Round 0 produced no argument at all\."),
-        lambda: _("Round 0 produced no argument at all."),
-    ),
-    (
-        re.compile(r"Round (?P<round>\d+): the validation call failed\."),
-        lambda: _("Round %(round)s: the validation call failed."),
-    ),
-    (
-        re.compile(r"Round (?P<round>\d+): every persona's attack call failed\."),
-        lambda: _("Round %(round)s: every persona's attack call failed."),
-    ),
-    (
-        re.compile(
-            r"Budget: the (?P<stage>\w+) \(round (?P<round>\d+)\) stage would cost about "
-            r"\$(?P<estimate>[\d.]+) but only \$(?P<left>[\d.]+) of \$(?P<budget>[\d.]+) is left\."
-        ),
-        lambda: _(
-            "Budget: the next stage (%(stage)s, round %(round)s) would cost about $%(estimate)s, "
-            "but only $%(left)s of $%(budget)s is left."
-        ),
-    ),
-)
-
-
 def stop_detail(*, debate: Debate) -> str:
-    """Why the debate stopped, in detail and in the page's language."""
-    detail = debate.stop_detail
-    for pattern, message in _STOP_DETAILS:
-        if match := pattern.fullmatch(detail):
-            values: dict[str, Any] = match.groupdict()
-            for key in ("estimate", "left", "budget"):
-                if key in values:
-                    places = len(values[key].partition(".")[2])
-                    values[key] = number_format(Decimal(values[key]), decimal_pos=places)
-            if "stage" in values:
-                values["stage"] = dict(StageName.choices).get(values["stage"], values["stage"])
-            return message() % values
-    return detail
+    """Why the run stopped, in detail and in the page's language.
+
+    Worded from the stored code and parameters (engine/stop_messages.py); a
+    row older than the codes, or a code no format registered, shows its stored
+    sentence as it is.
+    """
+    return stop_sentence(debate.stop_code, debate.stop_params) or debate.stop_detail
 
 
 def settling_question(crux: dict[str, Any]) -> str:

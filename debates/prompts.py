@@ -13,25 +13,20 @@ COMPONENT[i]``) are part of the contract with the fake debate model in tests.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from debates.state import ArgumentView, AttackView, PersonaView
+from engine.calls import Prompt
 
 __all__ = [
     "Prompt",
+    "argument_lines",
     "arguments_prompt",
     "attacks_prompt",
     "decompose_prompt",
     "persona_system",
     "validation_prompt",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Prompt:
-    system: str
-    messages: list[dict[str, Any]]
 
 
 def _user(text: str) -> list[dict[str, Any]]:

@@ -17,12 +17,19 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 __all__ = [
+    "MAX_ARGUMENTS",
+    "MAX_ATTACKS",
+    "MAX_CLAIMS",
+    "MAX_ID_CHARS",
+    "MAX_VERDICTS",
     "ArgumentDraft",
     "AttackDraft",
     "AttackValidations",
     "AttackVerdict",
     "PersonaArguments",
     "PersonaAttacks",
+    "Sentence",
+    "Text",
     "TopicDecomposition",
 ]
 
@@ -30,7 +37,7 @@ MAX_CLAIMS = 4
 MAX_ARGUMENTS = 4
 MAX_ATTACKS = 4
 
-# Hard caps on what a model may send at all (issue 8: a 50 MB claim was
+# Hard caps on what a model may send at all (a 50 MB claim was once
 # accepted and exported). Each is far above what the prompts ask for and
 # above what max_tokens (600-2,500) lets an honest reply write, so only a
 # misbehaving reply meets one, and it fails validation instead of being

@@ -23,25 +23,22 @@ semantics and the stop check.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import replace
+
+from django.db.models import OuterRef, Subquery
 
 from argumentation.attack_types import MismatchCode, attack_mismatch
 from debates import events
 from debates.budget import expected_output_tokens
-from debates.calls import CallResult, CallSpec
 from debates.graph import counted_arguments, counted_attacks, grounded_labels, snapshot
 from debates.models import (
     ArgumentOrigin,
     Attack,
     AttackStatus,
     AttackValidation,
-    Debate,
     DebateArgument,
     DropReason,
-    Persona,
     StageName,
-    StopReason,
     TargetComponent,
 )
 from debates.payloads import argument_payload, attack_payload, validation_payload
@@ -55,33 +52,36 @@ from debates.schemas import (
     PersonaAttacks,
     TopicDecomposition,
 )
-from debates.state import ArgumentView, AttackView, DebateState, load_state
-from debates.stopping import StopDecision, round_decision
+from debates.state import (
+    ArgumentView,
+    AttackView,
+    DebateState,
+    argument_view,
+    attack_view,
+    with_new_rows,
+    with_outcomes,
+)
+from debates.stopping import round_decision
+from engine import events as engine_events
+from engine.calls import CallResult, CallSpec
+from engine.models import Debate, Persona, StopReason
+from engine.stages import Stage, StageOutcome
+from engine.stopping import StopDecision
 
-__all__ = ["STAGES", "Stage", "StageOutcome", "plan", "verdict_is_valid"]
+__all__ = [
+    "PERSONA_MAX_TOKENS",
+    "STAGES",
+    "Attacks",
+    "Validation",
+    "pending_attacks",
+    "plan",
+    "verdict_is_valid",
+]
 
 DECOMPOSE_MAX_TOKENS = 600
 PERSONA_MAX_TOKENS = 2500
 VALIDATION_MAX_TOKENS_BASE = 400
 VALIDATION_MAX_TOKENS_PER_ATTACK = 250
-
-
-@dataclass(frozen=True, slots=True)
-class StageOutcome:
-    """What a committed stage leaves: the state after it, and a stop decision if any."""
-
-    after: DebateState
-    stop: StopDecision | None = None
-
-
-class Stage(Protocol):
-    name: str
-
-    def specs(self, *, state: DebateState, round: int, cheap_model: str) -> list[CallSpec]: ...
-
-    def commit(
-        self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
-    ) -> StageOutcome: ...
 
 
 def plan(*, max_rounds: int) -> list[tuple[str, int]]:
@@ -115,7 +115,7 @@ def _record_persona_failures(
         if result.ok or result.spec.persona_id is None:
             continue
         error = result.error
-        events.record_event(
+        engine_events.record_event(
             debate=debate,
             type=events.PERSONA_FAILED,
             payload={
@@ -129,10 +129,13 @@ def _record_persona_failures(
         )
 
 
-def _next_key_number(debate: Debate) -> int:
-    """Keys are A1, A2, ... in creation order; the next number after the highest."""
-    keys = DebateArgument.objects.filter(debate=debate).values_list("key", flat=True)
-    return max((int(key[1:]) for key in keys), default=0) + 1
+def _next_key_number(state: DebateState) -> int:
+    """Keys are A1, A2, ... in creation order; the next number after the highest.
+
+    Read from the state rather than the table: under the run's lease the state
+    a stage starts from holds every argument of the debate.
+    """
+    return max((int(a.key[1:]) for a in state.arguments), default=0) + 1
 
 
 def _personas(debate: Debate) -> dict[int, Persona]:
@@ -142,7 +145,9 @@ def _personas(debate: Debate) -> dict[int, Persona]:
 
 def _graph_update(debate: Debate, state: DebateState, round: int) -> dict:
     snap = snapshot(state)
-    cost = Debate.objects.filter(pk=debate.pk).values_list("cost_usd", flat=True).get()
+    # ``debate`` is the row the stage's transaction locked, read after the
+    # stage's calls were recorded: its running cost is current, no query.
+    cost = debate.cost_usd
     return {
         "round": round,
         "labels": snap.labels,
@@ -179,7 +184,7 @@ class Decompose:
         claims = _clean(result.parsed.claims)[:MAX_CLAIMS] if result.ok else []
         debate.claims = claims or [state.topic]
         Debate.objects.filter(pk=debate.pk).update(claims=debate.claims)
-        return StageOutcome(after=load_state(debate))
+        return StageOutcome(after=replace(state, claims=tuple(debate.claims)))
 
 
 class OpeningArguments:
@@ -203,7 +208,7 @@ class OpeningArguments:
     def commit(
         self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
     ) -> StageOutcome:
-        number = _next_key_number(debate)
+        number = _next_key_number(state)
         personas = _personas(debate)
         created = []
         for result in results:
@@ -227,7 +232,7 @@ class OpeningArguments:
                 )
                 number += 1
         DebateArgument.objects.bulk_create(created)
-        events.record_event(
+        engine_events.record_event(
             debate=debate,
             type=events.ARGUMENTS_SUBMITTED,
             payload={
@@ -238,14 +243,18 @@ class OpeningArguments:
             },
         )
         _record_persona_failures(debate, results, state, 0)
-        after = load_state(debate)
-        events.record_event(
+        after = with_new_rows(
+            state, arguments=[argument_view(a, speaker=a.speaker.name) for a in created]
+        )
+        engine_events.record_event(
             debate=debate, type=events.GRAPH_UPDATE, payload=_graph_update(debate, after, 0)
         )
         stop = round_decision(
             round=0,
             max_rounds=state.max_rounds,
-            defect=None if created else "Round 0 produced no argument at all.",
+            defect=None
+            if created
+            else StopDecision.coded(StopReason.CRITICAL_DEFECT, "no_opening_argument"),
             camps=1,
             undecided=0,
             label_history=[],
@@ -315,7 +324,7 @@ class Attacks:
     ) -> StageOutcome:
         targets = {a.key: a for a in counted_arguments(state, up_to_round=round - 1)}
         rows = {a.key: a for a in DebateArgument.objects.filter(debate=debate, key__in=targets)}
-        number = _next_key_number(debate)
+        number = _next_key_number(state)
         personas = _personas(debate)
         proposed: list[Attack] = []
         dropped: list[Attack] = []
@@ -393,9 +402,16 @@ class Attacks:
         DebateArgument.objects.bulk_create(counter_arguments)
         for attack, counter in zip(proposed, counter_arguments, strict=True):
             attack.from_argument = counter
-        Attack.objects.bulk_update(proposed, ["from_argument"])
+        # One UPDATE whose size does not grow with the attacks: each attack's
+        # counter is the argument created from it. bulk_update's CASE WHEN per
+        # row cost more to build than anything else the stage writes.
+        Attack.objects.filter(pk__in=[a.pk for a in proposed]).update(
+            from_argument=Subquery(
+                DebateArgument.objects.filter(origin_attack=OuterRef("pk")).values("pk")[:1]
+            )
+        )
         failures = _failures(results, state)
-        events.record_event(
+        engine_events.record_event(
             debate=debate,
             type=events.ATTACKS_GENERATED,
             payload={
@@ -409,10 +425,21 @@ class Attacks:
         _record_persona_failures(debate, results, state, round)
         stop = None
         if results and len(failures) == len(results):
-            stop = StopDecision(
-                StopReason.CRITICAL_DEFECT, f"Round {round}: every persona's attack call failed."
-            )
-        return StageOutcome(after=load_state(debate), stop=stop)
+            stop = StopDecision.coded(StopReason.CRITICAL_DEFECT, "attacks_failed", round=round)
+        after = with_new_rows(
+            state,
+            arguments=[argument_view(a, speaker=a.speaker.name) for a in counter_arguments],
+            attacks=[
+                attack_view(
+                    a,
+                    speaker=a.speaker.name,
+                    from_key=a.from_argument.key if a.from_argument_id else None,
+                    to_key=a.to_argument.key if a.to_argument_id else None,
+                )
+                for a in attacks
+            ],
+        )
+        return StageOutcome(after=after, stop=stop)
 
 
 def verdict_is_valid(verdict) -> bool:
@@ -426,9 +453,24 @@ def verdict_is_valid(verdict) -> bool:
     )
 
 
-def _pending(state: DebateState, round: int) -> list[tuple[str, AttackView]]:
+def pending_attacks(state: DebateState, round: int) -> list[tuple[str, AttackView]]:
+    """The attacks of ``round`` waiting for a verdict, keyed T1, T2... as the validation asks."""
     attacks = [a for a in state.attacks if a.round == round and a.status == AttackStatus.PENDING]
     return [(f"T{i}", attack) for i, attack in enumerate(attacks, start=1)]
+
+
+def _save_outcomes(attacks: Sequence[Attack]) -> None:
+    """Store each attack's status and drop reason: one UPDATE per distinct outcome.
+
+    A round's attacks end in a handful of outcomes (valid, invalid, duplicate,
+    dropped for a reason), so this is a few small queries where bulk_update
+    built a CASE WHEN per attack and field, the stage's largest own cost.
+    """
+    by_outcome: dict[tuple[str, str], list[int]] = {}
+    for attack in attacks:
+        by_outcome.setdefault((attack.status, attack.drop_reason), []).append(attack.pk)
+    for (status, drop_reason), ids in by_outcome.items():
+        Attack.objects.filter(pk__in=ids).update(status=status, drop_reason=drop_reason)
 
 
 def _dedupe_key(attack: Attack | AttackView) -> tuple:
@@ -441,7 +483,7 @@ class Validation:
     name = StageName.VALIDATION.value
 
     def specs(self, *, state: DebateState, round: int, cheap_model: str) -> list[CallSpec]:
-        pending = _pending(state, round)
+        pending = pending_attacks(state, round)
         if not pending:
             return []  # nothing to judge: no call, no cost
         targeted = {attack.to_key for _, attack in pending}
@@ -463,7 +505,7 @@ class Validation:
     def commit(
         self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
     ) -> StageOutcome:
-        pending = _pending(state, round)
+        pending = pending_attacks(state, round)
         attacks = {
             a.id: a
             for a in Attack.objects.filter(debate=debate, round=round).select_related(
@@ -516,8 +558,8 @@ class Validation:
             judged.append((attack, validation))
         new_valid = self._dedupe(state, [a for a, _ in judged if a.status == AttackStatus.VALID])
         AttackValidation.objects.bulk_create([v for _, v in judged if v is not None])
-        Attack.objects.bulk_update([a for a, _ in judged], ["status", "drop_reason"])
-        events.record_event(
+        _save_outcomes([a for a, _ in judged])
+        engine_events.record_event(
             debate=debate,
             type=events.VALIDATION_COMPLETE,
             payload={
@@ -529,15 +571,17 @@ class Validation:
         )
         Debate.objects.filter(pk=debate.pk).update(rounds_completed=round)
         debate.rounds_completed = round
-        after = load_state(debate)
+        after = with_outcomes(state, {a.pk: (str(a.status), str(a.drop_reason)) for a, _ in judged})
         update = _graph_update(debate, after, round)
-        events.record_event(debate=debate, type=events.GRAPH_UPDATE, payload=update)
+        engine_events.record_event(debate=debate, type=events.GRAPH_UPDATE, payload=update)
         history = [grounded_labels(after, up_to_round=k) for k in range(round)]
         history.append(update["labels"])
         stop = round_decision(
             round=round,
             max_rounds=state.max_rounds,
-            defect=f"Round {round}: the validation call failed." if failed and pending else None,
+            defect=StopDecision.coded(StopReason.CRITICAL_DEFECT, "validation_failed", round=round)
+            if failed and pending
+            else None,
             camps=update["camps"],
             undecided=update["counts"]["UNDEC"],
             label_history=history,

@@ -11,18 +11,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from debates.models import ArgumentOrigin, Attack, Debate, DebateArgument
+from debates.models import ArgumentOrigin, Attack, DebateArgument
+from engine.models import Debate
 
 __all__ = [
     "ArgumentView",
     "AttackView",
     "DebateState",
     "PersonaView",
+    "argument_view",
+    "attack_view",
     "load_state",
     "state_hash",
+    "with_new_rows",
+    "with_outcomes",
 ]
 
 
@@ -88,6 +94,80 @@ class DebateState:
 
     def argument(self, key: str) -> ArgumentView | None:
         return next((a for a in self.arguments if a.key == key), None)
+
+
+def argument_view(row: DebateArgument, *, speaker: str) -> ArgumentView:
+    """The view ``load_state`` would read back for a row this transaction just wrote."""
+    return ArgumentView(
+        key=row.key,
+        speaker_id=row.speaker_id,
+        speaker=speaker,
+        round=row.round,
+        claim=row.claim,
+        premises=tuple(row.premises),
+        assumptions=tuple(row.assumptions),
+        evidence=tuple(row.evidence),
+        origin=str(row.origin),
+        origin_attack_id=row.origin_attack_id,
+    )
+
+
+def attack_view(
+    row: Attack, *, speaker: str, from_key: str | None, to_key: str | None
+) -> AttackView:
+    """The view ``load_state`` would read back for an attack this transaction just wrote."""
+    return AttackView(
+        id=row.pk,
+        round=row.round,
+        position=row.position,
+        speaker_id=row.speaker_id,
+        speaker=speaker,
+        from_key=from_key,
+        to_key=to_key,
+        target_key=row.target_key,
+        type=row.type,
+        component=row.target_component,
+        index=row.target_index,
+        counter_proposition=row.counter_proposition,
+        rationale=row.rationale,
+        evidence=tuple(row.evidence),
+        confidence=row.confidence,
+        status=str(row.status),
+        drop_reason=str(row.drop_reason),
+    )
+
+
+def with_new_rows(
+    state: DebateState,
+    *,
+    arguments: Iterable[ArgumentView] = (),
+    attacks: Iterable[AttackView] = (),
+) -> DebateState:
+    """``state`` after a stage inserted these rows, without reading them back.
+
+    Rows are read in id order, and a stage's rows are inserted after every
+    row already in the state, so appending keeps ``load_state``'s order. The
+    run holds the debate's lease (engine/claiming.py): nobody else writes its
+    rows, so the state before plus what the stage wrote is the state after.
+    """
+    return replace(
+        state,
+        arguments=state.arguments + tuple(arguments),
+        attacks=state.attacks + tuple(attacks),
+    )
+
+
+def with_outcomes(state: DebateState, outcomes: Mapping[int, tuple[str, str]]) -> DebateState:
+    """``state`` after a stage set these attacks' (status, drop reason), by attack id."""
+    return replace(
+        state,
+        attacks=tuple(
+            replace(a, status=outcomes[a.id][0], drop_reason=outcomes[a.id][1])
+            if a.id in outcomes
+            else a
+            for a in state.attacks
+        ),
+    )
 
 
 def load_state(debate: Debate) -> DebateState:

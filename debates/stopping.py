@@ -2,9 +2,9 @@
 
 After every round r >= 1 (the opening round 0 only checks the first):
 
-1. ``CRITICAL_DEFECT`` — the debate cannot go on honestly: the budget cannot
-   pay for the next stage (checked *before* each stage by
-   :func:`budget_decision`, from the stage's own prompts), or a round
+0. ``BUDGET`` — the engine's own stop, for every format (engine/stopping.py):
+   the budget cannot pay for the next stage, checked before each stage.
+1. ``CRITICAL_DEFECT`` — the debate cannot go on honestly: a round
    produced no valid output at all: round 0 yielded no argument, or every
    persona call of an attack round failed, or the round's attacks could not
    be validated because the validation call failed.
@@ -27,48 +27,35 @@ feeds them the snapshot and history it computed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from decimal import Decimal
 
-from debates.models import StopReason
+from django.utils.translation import gettext_noop
 
-__all__ = [
-    "StopDecision",
-    "budget_decision",
-    "is_budget_stop",
-    "labels_unchanged",
-    "round_decision",
-]
+from debates.models import StageName
+from engine.models import StopReason
+from engine.stop_messages import register_stage_labels, register_stop_messages
+from engine.stopping import StopDecision
+
+__all__ = ["labels_unchanged", "round_decision"]
 
 
-# How budget_decision's stored detail begins: pages tell a budget stop from
-# other critical defects by it (the reason alone does not say which).
-BUDGET_DETAIL_PREFIX = "Budget:"
+# The graph debate's stops, as codes with their sentences (engine/stop_messages.py).
+register_stop_messages(
+    {
+        "rounds_done": gettext_noop("Round %(round)s of %(max)s is done."),
+        "consensus": gettext_noop(
+            "One preferred extension, and it defeats every argument outside it."
+        ),
+        "stable_dissent": gettext_noop(
+            "%(camps)s camps, and no argument changed label in rounds %(first)s and %(second)s."
+        ),
+        "no_new_attack": gettext_noop("Round %(round)s brought no new valid attack."),
+        "no_opening_argument": gettext_noop("Round 0 produced no argument at all."),
+        "validation_failed": gettext_noop("Round %(round)s: the validation call failed."),
+        "attacks_failed": gettext_noop("Round %(round)s: every persona's attack call failed."),
+    }
+)
 
-
-@dataclass(frozen=True, slots=True)
-class StopDecision:
-    reason: StopReason
-    detail: str
-
-
-def budget_decision(
-    *, budget: Decimal, spent: Decimal, next_stage: str, estimate: Decimal
-) -> StopDecision | None:
-    """Stop before a stage whose estimated cost exceeds what is left of the budget."""
-    remaining = budget - spent
-    if estimate <= remaining:
-        return None
-    return StopDecision(
-        StopReason.CRITICAL_DEFECT,
-        f"{BUDGET_DETAIL_PREFIX} the {next_stage} stage would cost about ${estimate:.4f} but only "
-        f"${max(remaining, Decimal(0)):.4f} of ${budget:.2f} is left.",
-    )
-
-
-def is_budget_stop(*, reason: str, detail: str) -> bool:
-    """True when a run ended because its budget could not pay for the next stage."""
-    return reason == StopReason.CRITICAL_DEFECT and detail.startswith(BUDGET_DETAIL_PREFIX)
+register_stage_labels(dict(StageName.choices))
 
 
 def labels_unchanged(before: Mapping[str, str], after: Mapping[str, str]) -> bool:
@@ -80,7 +67,7 @@ def round_decision(
     *,
     round: int,
     max_rounds: int,
-    defect: str | None,
+    defect: StopDecision | None,
     camps: int,
     undecided: int,
     label_history: Sequence[Mapping[str, str]],
@@ -91,25 +78,19 @@ def round_decision(
     ``label_history[k]`` is the grounded labelling after round k, for k = 0..round.
     """
     if defect:
-        return StopDecision(StopReason.CRITICAL_DEFECT, defect)
+        return defect
     if round == 0:
         return None
     if round >= max_rounds:
-        return StopDecision(StopReason.MAX_ROUNDS, f"Round {round} of {max_rounds} is done.")
+        return StopDecision.coded(StopReason.MAX_ROUNDS, "rounds_done", round=round, max=max_rounds)
     if camps == 1 and undecided == 0:
-        return StopDecision(
-            StopReason.CONSENSUS,
-            "One preferred extension, and it defeats every argument outside it.",
-        )
+        return StopDecision.coded(StopReason.CONSENSUS, "consensus")
     if round >= 2 and all(
         labels_unchanged(label_history[k - 1], label_history[k]) for k in (round - 1, round)
     ):
-        return StopDecision(
-            StopReason.STABLE_DISSENT,
-            f"{camps} camps, and no argument changed label in rounds {round - 1} and {round}.",
+        return StopDecision.coded(
+            StopReason.STABLE_DISSENT, "stable_dissent", camps=camps, first=round - 1, second=round
         )
     if new_valid_attacks == 0:
-        return StopDecision(
-            StopReason.EVIDENCE_EXHAUSTED, f"Round {round} brought no new valid attack."
-        )
+        return StopDecision.coded(StopReason.EVIDENCE_EXHAUSTED, "no_new_attack", round=round)
     return None

@@ -5,10 +5,15 @@ Pure code over plain data: no Django, no model rows. The views turn rows into
 be tested on hand-built graphs and the same picture comes out for the same
 debate every time (no randomness, no force simulation).
 
-Layout: one column per round (round 0 holds the opening arguments, round r
-the counter-arguments created by the attacks of round r); inside a column the
-nodes are sorted by speaker order, then by id. Edges run from the attacker to
-the attacked argument.
+Layout: a layered (Sugiyama) drawing by grandalf, a small pure-Python layout
+library, rather than hand-placed coordinates: what is attacked sits above its
+attackers, layer by layer, the order inside a layer is chosen to reduce
+crossings, and an attack that spans several layers is routed through its own
+slots in the layers between, so no line is drawn through another argument's
+box. Separate pieces of the graph sit side by side. A node is headed by the
+words the reader knows it by (``GraphNode.title``: "Grounds", "Objection 2"),
+its id only when it has none. Edges run from the attacker to the attacked
+argument.
 
 Styling carries meaning twice, so that neither colour nor dashes alone must be
 read: a node's label (IN / OUT / UNDEC) is its fill colour *and* a word in the
@@ -30,10 +35,13 @@ OUT / UNDEC are the formal terms and stay as they are.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
+
+from grandalf.graphs import Edge, Graph, Vertex
+from grandalf.layouts import SugiyamaLayout
+from grandalf.routing import EdgeViewer, route_with_lines
 
 __all__ = [
     "ATTACK_STYLES",
@@ -63,13 +71,15 @@ ATTACK_STYLES: dict[str, tuple[str, str]] = {
 
 NODE_WIDTH = 176
 NODE_HEIGHT = 62
-COLUMN_GAP = 96
-ROW_GAP = 22
+COLUMN_GAP = 40  # between the pieces of a graph, and (half of it) between nodes of a layer
+ROW_GAP = 56  # between layers: room for the lines and their arrowheads
+ROW_WIDTH = 3 * NODE_WIDTH + 2 * COLUMN_GAP  # pieces side by side up to this width
 MARGIN = 24
 LEGEND_HEIGHT = 84
 LEGEND_WIDTH = 640
-CLAIM_CHARS = 26
-SPEAKER_CHARS = 26
+CLAIM_CHARS = 24
+HEADING_CHARS = 24
+SPEAKER_CHARS = 18
 _TRAILING_NUMBER = re.compile(r"(.*?)(\d+)")
 
 
@@ -82,6 +92,12 @@ class GraphNode:
     speaker: str
     round: int
     claim: str
+    # The words the reader knows this node by; "" shows the id.
+    title: str = ""
+
+    @property
+    def heading(self) -> str:
+        return self.title or self.id
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +149,7 @@ def render_graph_svg(
     Edges that mention an unknown node are skipped: the picture shows the graph
     it was given, it does not invent endpoints.
     """
-    positions = _layout(nodes)
+    positions, routes = _layout(nodes, edges)
     width, height = _canvas_size(positions)
     by_id = {node.id: node for node in nodes}
     parts = [
@@ -147,7 +163,7 @@ def render_graph_svg(
     parts.append('<g class="edges">')
     for edge in sorted(edges, key=lambda e: (e.source, e.target, e.kind)):
         if edge.source in positions and edge.target in positions:
-            parts.append(_edge(edge, positions, words))
+            parts.append(_edge(edge, positions, routes, words, by_id))
     parts.append("</g>")
     parts.append('<g class="nodes">')
     for node_id in sorted(positions, key=lambda key: positions[key]):
@@ -158,24 +174,80 @@ def render_graph_svg(
     return "\n".join(parts)
 
 
-def _layout(nodes: list[GraphNode]) -> dict[str, tuple[int, int]]:
-    """Top-left corner of each node: a column per round, rows by speaker then id."""
-    speaker_order: dict[str, int] = {}
-    for node in sorted(nodes, key=lambda n: (n.round, _natural(n.id))):
-        speaker_order.setdefault(node.speaker, len(speaker_order))
-    columns: dict[int, list[GraphNode]] = defaultdict(list)
-    for node in nodes:
-        columns[node.round].append(node)
+Point = tuple[float, float]
+
+
+class _Box:
+    """The size grandalf lays a node out with; it writes the centre into ``xy``."""
+
+    def __init__(self, w: float, h: float) -> None:
+        self.w, self.h, self.xy = w, h, (0.0, 0.0)
+
+
+def _layout(
+    nodes: list[GraphNode], edges: list[GraphEdge]
+) -> tuple[dict[str, tuple[int, int]], dict[tuple[str, str], list[Point]]]:
+    """Top-left corner of each node, and each attack's route (attacker to attacked).
+
+    The layout graph points from the earlier argument (by round, then id: the
+    attacked one, as a rule) down to the later (a mutual rebuttal once); grandalf layers it, orders
+    the layers and gives every edge that skips a layer a slot of its own there.
+    Inputs are sorted first, so the same graph is drawn the same way every time.
+    """
+    ordered = sorted(nodes, key=lambda n: (n.round, _natural(n.id)))
+    rank = {node.id: index for index, node in enumerate(ordered)}
+    vertices = {node.id: Vertex(node.id) for node in ordered}
+    for vertex in vertices.values():
+        vertex.view = _Box(NODE_WIDTH, NODE_HEIGHT)
+    pairs: list[tuple[str, str]] = []
+    for edge in sorted(edges, key=lambda e: (rank.get(e.target, -1), rank.get(e.source, -1))):
+        if edge.source not in rank or edge.target not in rank or edge.source == edge.target:
+            continue
+        # The earlier argument above: an attack's target, the first of a mutual rebuttal.
+        upper, lower = sorted((edge.target, edge.source), key=rank.__getitem__)
+        if (upper, lower) not in pairs:
+            pairs.append((upper, lower))
+    layout_edges = []
+    for upper, lower in pairs:
+        link = Edge(vertices[upper], vertices[lower])
+        link.view = EdgeViewer()
+        layout_edges.append(link)
+    graph = Graph(list(vertices.values()), layout_edges)
+
     positions: dict[str, tuple[int, int]] = {}
-    for column, round_number in enumerate(sorted(columns)):
-        ordered = sorted(
-            columns[round_number], key=lambda n: (speaker_order[n.speaker], _natural(n.id))
-        )
-        for row, node in enumerate(ordered):
-            x = MARGIN + column * (NODE_WIDTH + COLUMN_GAP)
-            y = MARGIN + 20 + row * (NODE_HEIGHT + ROW_GAP)
-            positions[node.id] = (x, y)
-    return positions
+    routes: dict[tuple[str, str], list[Point]] = {}
+    # The pieces go left to right in rows no wider than ROW_WIDTH (or the widest piece),
+    # so a debate of many small exchanges stays legible when scaled to a screen.
+    x_offset, y_offset, row_bottom = float(MARGIN), float(MARGIN + 20), float(MARGIN + 20)
+    for piece in graph.C:
+        layout = SugiyamaLayout(piece)
+        layout.xspace, layout.yspace = COLUMN_GAP // 2, ROW_GAP
+        layout.route_edge = route_with_lines
+        layout.init_all()
+        layout.draw(3)
+        # The piece's extent counts its edges' bends too (the slots between layers).
+        bends = [p for link in piece.sE for p in (getattr(link.view, "_pts", None) or [])]
+        xs = [v.view.xy[0] for v in piece.sV]
+        left = min([x - NODE_WIDTH / 2 for x in xs] + [p[0] for p in bends])
+        right = max([x + NODE_WIDTH / 2 for x in xs] + [p[0] for p in bends])
+        top = min(v.view.xy[1] - NODE_HEIGHT / 2 for v in piece.sV)
+        bottom = max(v.view.xy[1] + NODE_HEIGHT / 2 for v in piece.sV)
+        if x_offset > MARGIN and x_offset + (right - left) > MARGIN + ROW_WIDTH:
+            x_offset, y_offset = float(MARGIN), row_bottom + ROW_GAP
+        dx, dy = x_offset - left, y_offset - top
+
+        def moved(point: Point, dx: float = dx, dy: float = dy) -> Point:
+            return (round(point[0] + dx, 1), round(point[1] + dy, 1))
+
+        for vertex in piece.sV:
+            cx, cy = moved(vertex.view.xy)
+            positions[vertex.data] = (round(cx - NODE_WIDTH / 2), round(cy - NODE_HEIGHT / 2))
+        for link in piece.sE:
+            points = getattr(link.view, "_pts", None) or [link.v[0].view.xy, link.v[1].view.xy]
+            routes[(link.v[0].data, link.v[1].data)] = [moved(p) for p in points]
+        x_offset += right - left + COLUMN_GAP
+        row_bottom = max(row_bottom, bottom + dy)
+    return positions, routes
 
 
 def _natural(node_id: str) -> tuple[str, int, str]:
@@ -203,7 +275,7 @@ def _node(node: GraphNode, at: tuple[int, int], words: GraphWords) -> str:
     extra = "" if counted else ' stroke-dasharray="4 3" opacity="0.55"'
     claim = _short(node.claim, CLAIM_CHARS)
     tooltip = words.node_tooltip % {
-        "id": node.id,
+        "id": node.heading,
         "label": word,
         "speaker": node.speaker,
         "round": node.round,
@@ -214,9 +286,11 @@ def _node(node: GraphNode, at: tuple[int, int], words: GraphWords) -> str:
         f"<title>{escape(tooltip)}</title>"
         f'<rect x="{x}" y="{y}" width="{NODE_WIDTH}" height="{NODE_HEIGHT}" rx="8" '
         f'fill="{fill}" stroke="{stroke}" stroke-width="2"{extra}/>'
-        f'<text x="{x + 10}" y="{y + 18}" font-size="13" font-weight="700" fill="{ink}">'
-        f"{escape(_short(node.id, 10))}</text>"
-        f'<text x="{x + NODE_WIDTH - 10}" y="{y + 18}" font-size="11" font-weight="600" '
+        # The heading has the first line to itself (a part's name in any language);
+        # who put it and where it stands share the second.
+        f'<text x="{x + 10}" y="{y + 18}" font-size="12" font-weight="700" fill="{ink}">'
+        f"{escape(_short(node.heading, HEADING_CHARS))}</text>"
+        f'<text x="{x + NODE_WIDTH - 10}" y="{y + 35}" font-size="11" font-weight="600" '
         f'text-anchor="end" fill="{ink}">{escape(word)}</text>'
         f'<text x="{x + 10}" y="{y + 35}" font-size="11" fill="{ink}">'
         f"{escape(_short(node.speaker, SPEAKER_CHARS))}</text>"
@@ -229,44 +303,55 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _edge(edge: GraphEdge, positions: dict[str, tuple[int, int]], words: GraphWords) -> str:
+def _edge(
+    edge: GraphEdge,
+    positions: dict[str, tuple[int, int]],
+    routes: dict[tuple[str, str], list[Point]],
+    words: GraphWords,
+    by_id: Mapping[str, GraphNode],
+) -> str:
     kind = edge.kind if edge.kind in ATTACK_STYLES else "rebut"
     colour, dash = ATTACK_STYLES[kind]
-    path = _edge_path(positions[edge.source], positions[edge.target])
+    if (edge.target, edge.source) in routes:
+        path = _polyline(list(reversed(routes[(edge.target, edge.source)])))
+    elif (edge.source, edge.target) in routes:
+        path = _polyline(routes[(edge.source, edge.target)])
+    else:  # an argument attacking itself
+        path = _edge_path(positions[edge.source], positions[edge.target])
     dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
     faint = "" if edge.counted else ' opacity="0.3"'
     state = "counted" if edge.counted else "uncounted"
     # Rebutting is mutual in the framework: show it with a head at each end.
     start = f' marker-start="url(#arrow-{kind})"' if kind == "rebut" else ""
-    tooltip = words.attacks[kind] % {"source": edge.source, "target": edge.target}
+    tooltip = words.attacks[kind] % {
+        "source": by_id[edge.source].heading,
+        "target": by_id[edge.target].heading,
+    }
     if not edge.counted:
         tooltip = words.uncounted_attack % {"attack": tooltip}
     return (
-        f'<path class="edge {kind} {state}" d="{path}" fill="none" stroke="{colour}" '
+        f'<path class="edge {kind} {state}" data-source={quoteattr(edge.source)} '
+        f'data-target={quoteattr(edge.target)} d="{path}" fill="none" stroke="{colour}" '
         f'stroke-width="2"{dash_attr}{faint}{start} marker-end="url(#arrow-{kind})">'
         f"<title>{escape(tooltip)}</title></path>"
     )
 
 
+def _polyline(points: list[Point]) -> str:
+    """Straight segments through the route's points (border to border)."""
+    return "M" + " L".join(f"{_num(x)},{_num(y)}" for x, y in points)
+
+
+def _num(value: float) -> str:
+    return f"{value:g}"
+
+
 def _edge_path(source: tuple[int, int], target: tuple[int, int]) -> str:
-    """A cubic curve between node sides; same-column edges bow out to the right."""
-    (sx, sy), (tx, ty) = source, target
-    s_mid, t_mid = sy + NODE_HEIGHT // 2, ty + NODE_HEIGHT // 2
-    if source == target:
-        right, top = sx + NODE_WIDTH, sy + 8
-        return f"M{right},{top + 10} C{right + 40},{top - 20} {right + 40},{top + 40} {right},{top + 30}"
-    if sx == tx:
-        right = sx + NODE_WIDTH
-        bow = right + 40 + abs(s_mid - t_mid) // 4
-        return f"M{right},{s_mid} C{bow},{s_mid} {bow},{t_mid} {right + 4},{t_mid}"
-    if sx > tx:
-        start, end = (sx, s_mid), (tx + NODE_WIDTH + 4, t_mid)
-    else:
-        start, end = (sx + NODE_WIDTH, s_mid), (tx - 4, t_mid)
-    bend = (end[0] - start[0]) // 2
+    """A loop on the node's right side: an argument that attacks itself."""
+    sx, sy = source
+    right, top = sx + NODE_WIDTH, sy + 8
     return (
-        f"M{start[0]},{start[1]} C{start[0] + bend},{start[1]} "
-        f"{end[0] - bend},{end[1]} {end[0]},{end[1]}"
+        f"M{right},{top + 10} C{right + 40},{top - 20} {right + 40},{top + 40} {right},{top + 30}"
     )
 
 

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from debates import sse, views
+from debates import views
+from engine import sse
 
 app_name = "debates"
 urlpatterns = [

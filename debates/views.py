@@ -1,10 +1,10 @@
 """The debate pages: history, new debate (+ its cost estimate), live, result, replay, exports.
 
-Who sees what (debates/visibility.py): every page needs a signed-in user; a
+Who sees what (engine/visibility.py): every page needs a signed-in user; a
 user sees their own debates and the demo debates, staff see all. Anyone
 signed in may start a debate, which needs an API key (the form says so
 instead of queueing a debate that could only fail). The event stream itself
-is in debates/sse.py.
+is in engine/sse.py.
 
 Views stay thin: find the debate the user may see (404 otherwise), call one
 function that builds what the page shows (debates/presenters.py,
@@ -17,15 +17,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from debates import exports, presenters, services
-from debates.formats import get_format
 from debates.forms import DebateFilterForm, DebateForm
-from debates.models import Debate
-from debates.visibility import sees_every_debate, visible_debates
+from engine import services as engine_services
+from engine.formats import get_format
+from engine.models import Debate
+from engine.visibility import sees_every_debate, visible_debates
 from limits.services import LimitReached
 from llm import api_key_configured
 
@@ -53,6 +54,15 @@ def _debate_for(request: HttpRequest, pk: int) -> Debate:
     )
 
 
+def _graph_debate_for(request: HttpRequest, pk: int) -> Debate:
+    """A graph debate the user may see. The exports are a graph debate's: an inquiry's,
+    a tournament's or a stress test's id is a 404 (each has its own export)."""
+    debate = _debate_for(request, pk)
+    if debate.format != "graph":
+        raise Http404("not a graph debate")
+    return debate
+
+
 @login_required
 @require_GET
 def debate_list(request: HttpRequest) -> HttpResponse:
@@ -63,7 +73,13 @@ def debate_list(request: HttpRequest) -> HttpResponse:
         user=request.user,
     )
     page = Paginator(debates.select_related("creator"), PAGE_SIZE).get_page(request.GET.get("page"))
-    context = {"form": form, "page": page, "query": presenters.query_without_page(request.GET)}
+    chosen = form.cleaned_data.get("format", "") if form.is_valid() else ""
+    context = {
+        "form": form,
+        "page": page,
+        "query": presenters.query_without_page(request.GET),
+        "listing": presenters.listing_for(chosen),
+    }
     template = "debates/list.html#results" if request.htmx else "debates/list.html"
     return render(request, template, context)
 
@@ -72,7 +88,9 @@ def debate_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def debate_new(request: HttpRequest) -> HttpResponse:
     key_configured = api_key_configured()
-    form = DebateForm(request.POST or None, initial=presenters.new_debate_initial())
+    form = DebateForm(
+        request.POST or None, initial=presenters.new_debate_initial(), user=request.user
+    )
     if request.method == "POST" and form.is_valid():
         if not key_configured:
             form.add_error(None, presenters.key_needed_message())
@@ -82,7 +100,7 @@ def debate_new(request: HttpRequest) -> HttpResponse:
                     topic=form.cleaned_data["topic"],
                     persona_ids=[persona.pk for persona in form.cleaned_data["personas"]],
                     max_rounds=form.cleaned_data["max_rounds"],
-                    budget_usd=form.cleaned_data["budget_usd"],
+                    budget_usd=form.budget(),
                     creator=request.user,
                 )
             except ValidationError as error:
@@ -125,8 +143,8 @@ def debate_retry(request: HttpRequest, pk: int) -> HttpResponse:
     """The owner's Retry of a failed debate: it resumes, and the live page follows it."""
     debate = _debate_for(request, pk)
     try:
-        services.retry_debate(debate_id=debate.pk, user=request.user)
-    except services.RetryRefused:
+        engine_services.retry_debate(debate_id=debate.pk, user=request.user)
+    except engine_services.RetryRefused:
         messages.error(request, presenters.retry_refused_message(debate=debate))
         return redirect("debates:result", pk=debate.pk)
     except LimitReached as refused:
@@ -158,7 +176,7 @@ def debate_replay(request: HttpRequest, pk: int) -> HttpResponse:
 def debate_result(request: HttpRequest, pk: int) -> HttpResponse:
     debate = _debate_for(request, pk)
     if debate.format != "graph":
-        # Another format's debate has its own pages (debates/formats.py).
+        # Another format's debate has its own pages (engine/formats.py).
         return redirect(debate.page_url())
     context = presenters.result_context(debate=debate)
     context["retry_offered"] = presenters.retry_offered(debate=debate, user=request.user)
@@ -175,7 +193,7 @@ def debate_graph_svg(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def debate_export_json(request: HttpRequest, pk: int) -> JsonResponse:
-    debate = _debate_for(request, pk)
+    debate = _graph_debate_for(request, pk)
     # Students get the debate and its total cost; the per-call token ledger is instructors'.
     data = exports.debate_json(debate=debate, ledger=sees_every_debate(request.user))
     response = JsonResponse(data, json_dumps_params={"indent": 2})
@@ -186,7 +204,7 @@ def debate_export_json(request: HttpRequest, pk: int) -> JsonResponse:
 @login_required
 @require_GET
 def debate_export_iccma(request: HttpRequest, pk: int) -> HttpResponse:
-    debate = _debate_for(request, pk)
+    debate = _graph_debate_for(request, pk)
     response = HttpResponse(
         exports.debate_iccma23(debate=debate), content_type="text/plain; charset=utf-8"
     )

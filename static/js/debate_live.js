@@ -41,6 +41,17 @@
     return node;
   }
 
+  // A stop is stored as a code and its params; its sentence comes in the page's
+  // language from the server (strings.stopDetails). An event without a known code
+  // (older than the codes) keeps its stored sentence.
+  function stopDetail(p) {
+    const template = p.code && (strings.stopDetails || {})[p.code];
+    if (!template) return p.detail || "";
+    return template.replace(/%\((\w+)\)s/g, (whole, key) =>
+      p.params && key in p.params ? String(p.params[key]) : whole,
+    );
+  }
+
   function t(group, key) {
     return (strings[group] && strings[group][key]) || key;
   }
@@ -65,7 +76,11 @@
 
   function setCost(value) {
     const cost = Number.parseFloat(value);
-    if (!Number.isNaN(cost)) field("cost").textContent = cost.toFixed(4);
+    // As config.money writes it on the server: four decimals, the page's decimal sign
+    // and the currency where the page's language puts it ("$0.0123", "0,0123 US$").
+    if (Number.isNaN(cost)) return;
+    const amount = cost.toFixed(4).replace(".", strings.money.decimal);
+    field("cost").textContent = strings.money.pattern.replace("%(amount)s", amount);
   }
 
   function addArguments(list) {
@@ -188,16 +203,18 @@
       field("camps").textContent = String(p.camps ?? "—");
       setCost(p.cost_so_far);
       setStage(`${strings.round} ${p.round} ${strings.stages.done}`);
-      return `IN ${counts.IN || 0} · OUT ${counts.OUT || 0} · UNDEC ${counts.UNDEC || 0}`;
+      const word = (label) => (strings.labels || {})[label] || label;
+      return ["IN", "OUT", "UNDEC"].map((label) => `${word(label)} ${counts[label] || 0}`).join(" · ");
     },
     graph_convergence(p) {
-      return `${t("stopReasons", p.stop_reason)}${p.detail ? ` — ${p.detail}` : ""}`;
+      const detail = stopDetail(p);
+      return `${t("stopReasons", p.stop_reason)}${detail ? ` — ${detail}` : ""}`;
     },
     debate_complete(p) {
       setStatus(p.status || "done");
       setCost(p.cost_usd);
       setStage(strings.stages.finished);
-      finish(t("stopReasons", p.stop_reason), p.detail);
+      finish(t("stopReasons", p.stop_reason), stopDetail(p));
       return t("stopReasons", p.stop_reason);
     },
     debate_error(p) {
@@ -228,10 +245,24 @@
     timeline(event, summary);
   }
 
+  // Too many live pages open in this account: the server says so in a sentence and
+  // asks the browser (retry:) to wait half a minute before it tries again.
+  function showRefusal(message) {
+    let note = root.querySelector(".stream-refused");
+    if (!note) {
+      note = Object.assign(document.createElement("p"), { className: "notice stream-refused" });
+      note.setAttribute("role", "status");
+      root.prepend(note);
+    }
+    note.textContent = JSON.parse(message.data).detail;
+    root.dataset.connection = "refused";
+  }
+
   function follow(url) {
     const source = new EventSource(url);
     root.dataset.connection = "connecting";
     source.onopen = () => { root.dataset.connection = "open"; };
+    source.addEventListener("stream_refused", showRefusal);
     source.onerror = () => {
       // EventSource reconnects by itself (with Last-Event-ID) unless it was closed.
       root.dataset.connection = source.readyState === EventSource.CLOSED ? "closed" : "reconnecting";

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from decimal import Decimal
 
-from debates.models import Debate, Persona
+from engine.models import Debate, Persona
 
 
 def default_personas(count: int) -> list[Persona]:

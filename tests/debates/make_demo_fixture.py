@@ -200,8 +200,8 @@ def record() -> dict[str, Any]:
     django.setup()
     call_command("migrate", verbosity=0)
     from debates.exports import debate_json
-    from debates.models import Debate, Persona
-    from debates.orchestrator import run_debate
+    from engine.models import Debate, Persona
+    from engine.orchestrator import run_debate
     from tests.fakes.anthropic_server import FakeAnthropicServer
 
     server = FakeAnthropicServer().start()

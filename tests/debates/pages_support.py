@@ -12,8 +12,8 @@ import threading
 
 from django.db import connections
 
-from debates.models import Debate, Persona
-from debates.orchestrator import run_debate
+from engine.models import Debate, Persona
+from engine.orchestrator import run_debate
 from tests.debates.factories import make_debate
 from tests.fakes.debate_model import FakeDebateModel
 

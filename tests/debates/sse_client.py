@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.test import Client
 
-__all__ = ["SSEClient", "SSEMessage", "session_cookie"]
+__all__ = ["SSEClient", "SSEMessage", "record", "session_cookie"]
 
 
 @dataclass
@@ -33,6 +33,16 @@ class SSEMessage:
     @property
     def seq(self) -> int:
         return int(self.id or 0)
+
+
+def record(debate, type_: str, **payload):
+    """Store one event of ``debate`` as a stage would (in its own transaction)."""
+    from django.db import transaction
+
+    from engine.events import record_event
+
+    with transaction.atomic():
+        return record_event(debate=debate, type=type_, payload=payload)
 
 
 def session_cookie(user) -> str:

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db.models import Sum
 
-from debates.models import Debate, LLMCall, Persona
+from engine.models import Debate, LLMCall, Persona
 from tests.debates.pages_support import finished_debate
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ def debate(fake_anthropic) -> Debate:
 
 
 def test_it_lists_debates_with_their_total_cost(client, instructor, debate) -> None:
-    response = client.get("/admin/debates/debate/")
+    response = client.get("/admin/engine/debate/")
     assert response.status_code == 200
     page = response.content.decode()
     assert debate.topic in page
@@ -39,7 +39,7 @@ def test_it_lists_debates_with_their_total_cost(client, instructor, debate) -> N
 def test_it_shows_a_debate_with_read_only_inlines_and_cost_per_model(
     client, instructor, debate
 ) -> None:
-    response = client.get(f"/admin/debates/debate/{debate.pk}/change/")
+    response = client.get(f"/admin/engine/debate/{debate.pk}/change/")
     assert response.status_code == 200
     page = response.content.decode()
     for argument in debate.arguments.all():
@@ -63,7 +63,7 @@ def test_it_shows_a_debate_with_read_only_inlines_and_cost_per_model(
 
 
 def test_it_refuses_to_add_a_debate_by_hand(client, instructor) -> None:
-    assert client.get("/admin/debates/debate/add/").status_code == 403
+    assert client.get("/admin/engine/debate/add/").status_code == 403
 
 
 def test_it_shows_an_attack_with_its_validation(client, instructor, debate) -> None:
@@ -75,9 +75,9 @@ def test_it_shows_an_attack_with_its_validation(client, instructor, debate) -> N
 
 def test_it_lets_instructors_edit_personas(client, instructor) -> None:
     persona = Persona.objects.order_by("pk").first()
-    assert client.get("/admin/debates/persona/").status_code == 200
+    assert client.get("/admin/engine/persona/").status_code == 200
     response = client.post(
-        f"/admin/debates/persona/{persona.pk}/change/",
+        f"/admin/engine/persona/{persona.pk}/change/",
         {"name": persona.name, "worldview": "Weighs every claim twice.", "model": "", "active": ""},
     )
     assert response.status_code == 302
@@ -87,7 +87,7 @@ def test_it_lets_instructors_edit_personas(client, instructor) -> None:
 
 def test_it_totals_the_ledger_per_model_for_the_current_filter(client, instructor, debate) -> None:
     cheap = LLMCall.objects.filter(debate=debate).order_by("cost_usd").first().model
-    response = client.get("/admin/debates/llmcall/", {"model": cheap})
+    response = client.get("/admin/engine/llmcall/", {"model": cheap})
     assert response.status_code == 200
     rows = response.context["cost_by_model"]
     expected = LLMCall.objects.filter(model=cheap).aggregate(t=Sum("cost_usd"))["t"]
@@ -99,6 +99,15 @@ def test_it_totals_the_ledger_per_model_for_the_current_filter(client, instructo
 def test_it_keeps_students_out(client) -> None:
     student = get_user_model().objects.create_user("student", password="a-long-enough-pass")
     client.force_login(student)
-    response = client.get("/admin/debates/debate/")
+    response = client.get("/admin/engine/debate/")
     assert response.status_code == 302
     assert "/admin/login/" in response["Location"]
+
+
+def test_it_sends_the_old_admin_addresses_on_to_the_engine(client, instructor, debate) -> None:
+    response = client.get(
+        f"/admin/debates/debate/{debate.pk}/change/", {"_changelist_filters": "a"}
+    )
+    assert response.status_code == 301
+    assert response["Location"] == f"/admin/engine/debate/{debate.pk}/change/?_changelist_filters=a"
+    assert client.get("/admin/debates/attack/").status_code == 200  # the graph's own stay

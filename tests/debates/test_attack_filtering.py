@@ -9,7 +9,6 @@ from django.conf import settings
 from django.db.models import Count
 
 from debates import events
-from debates.calls import CallResult
 from debates.graph import build_framework
 from debates.models import (
     ArgumentOrigin,
@@ -20,10 +19,11 @@ from debates.models import (
     DropReason,
     StageName,
 )
-from debates.orchestrator import run_debate
 from debates.schemas import AttackValidations
 from debates.stages import STAGES
 from debates.state import load_state
+from engine.calls import CallResult
+from engine.orchestrator import run_debate
 from tests.debates.factories import make_debate
 from tests.fakes.debate_model import FakeDebateModel, parse_request
 

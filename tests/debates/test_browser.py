@@ -13,11 +13,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connections
 
-from debates.models import Debate, Persona
-from debates.orchestrator import run_debate
+from engine import sse
+from engine.models import Debate, Persona
+from engine.orchestrator import run_debate
+from engine.sse import event_stream
 from tests.browser import sign_in
 from tests.debates.factories import make_debate
 from tests.debates.pages_support import ensure_default_personas, finished_debate
+from tests.debates.sse_client import SSEClient, session_cookie
 from tests.fakes.debate_model import FakeDebateModel
 from tests.services import require_redis_url
 
@@ -57,10 +60,16 @@ def last_graph_update(debate: Debate) -> dict:
 
 
 def test_it_updates_the_live_page_while_a_debate_runs(
-    live_asgi, page, ada, follow, fake_anthropic
+    live_asgi, page, ada, follow, fake_anthropic, settings, monkeypatch
 ) -> None:
     fake_anthropic.responder = FakeDebateModel(invalid_every=3)
     fake_anthropic.latency_ms = 400
+    # Streams live one second: the server ends each, and the page's EventSource
+    # must reconnect with Last-Event-ID and miss or repeat nothing.
+    settings.SSE_MAX_STREAM_SECONDS = 1
+    monkeypatch.setattr(sse, "RETRY_MS", 100)  # so the page does not sit out the middle
+    streams = []
+    monkeypatch.setattr(sse, "event_stream", lambda **kw: streams.append(kw) or event_stream(**kw))
     debate = make_debate(personas=2, rounds=2)
     Debate.objects.filter(pk=debate.pk).update(creator=ada)
 
@@ -88,7 +97,7 @@ def test_it_updates_the_live_page_while_a_debate_runs(
         assert text(page, f"[data-count={label}]") == str(final["counts"][label])
     assert text(page, "[data-field=camps]") == str(final["camps"])
     assert text(page, "[data-field=round]") == str(debate.rounds_completed)
-    assert text(page, "[data-field=cost]") == f"{debate.cost_usd:.4f}"
+    assert text(page, "[data-field=cost]") == f"${debate.cost_usd:.4f}"  # as config.money
     assert text(page, "[data-field=status]") == debate.get_status_display()
     assert debate.get_stop_reason_display() in text(page, "[data-field=outcome]")
     timeline = page.locator("[data-field=timeline] li")
@@ -105,6 +114,29 @@ def test_it_updates_the_live_page_while_a_debate_runs(
     assert page.evaluate("document.querySelector('[data-debate-live]').dataset.connection") == (
         "closed"
     )
+    assert len(streams) >= 2 and streams[-1]["after_seq"] > 0  # it did resume
+
+
+def test_it_says_so_when_the_account_has_too_many_live_pages_open(
+    live_asgi, page, ada, settings
+) -> None:
+    settings.REDIS_URL = ""
+    settings.SSE_MAX_STREAMS_PER_USER = 1
+    debate = make_debate(personas=2, rounds=2)
+    Debate.objects.filter(pk=debate.pk).update(creator=ada)
+    other_tab = SSEClient(f"{live_asgi.url}/debates/{debate.pk}/events", cookie=session_cookie(ada))
+    assert other_tab.status == 200
+
+    page.goto(f"{live_asgi.url}/debates/{debate.pk}/live/")
+
+    note = page.get_by_role("status").filter(has_text="Too many live pages are open")
+    note.wait_for()
+    assert "tries again in half a minute" in note.inner_text()
+    assert page.evaluate("document.querySelector('[data-debate-live]').dataset.connection") in (
+        "refused",
+        "reconnecting",
+    )
+    other_tab.close()
 
 
 def test_it_replays_a_finished_debate_from_its_stored_events(

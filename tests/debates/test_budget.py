@@ -4,11 +4,11 @@ from decimal import Decimal
 
 import pytest
 
-from debates import events
-from debates.models import DebateStatus, LLMCall, StageRun, StopReason
-from debates.orchestrator import run_debate
 from debates.services import estimate_cost
 from debates.stages import plan
+from engine import events
+from engine.models import DebateStatus, LLMCall, StageRun, StopReason
+from engine.orchestrator import run_debate
 from tests.debates.factories import default_personas, make_debate
 from tests.fakes.debate_model import FakeDebateModel
 
@@ -31,14 +31,15 @@ def test_it_stops_cleanly_before_a_stage_it_cannot_pay_for(fake_anthropic):
     run_debate(debate_id=debate.id)
 
     debate.refresh_from_db()
-    assert (debate.status, debate.stop_reason) == (DebateStatus.STOPPED, StopReason.CRITICAL_DEFECT)
-    assert debate.stop_detail.startswith("Budget:")
+    # The budget is the engine's own reason, not a defect of the argument.
+    assert (debate.status, debate.stop_reason) == (DebateStatus.STOPPED, StopReason.BUDGET)
+    assert debate.stop_code == "budget" and debate.stop_detail.startswith("The next stage (")
     assert debate.cost_usd <= budget
     assert StageRun.objects.filter(debate=debate).count() < len(plan(max_rounds=3))
     assert LLMCall.objects.filter(debate=debate).count() < 1 + 2 + 3 * 3
     # It keeps what it has: the graph so far is summarised and announced.
     last = debate.events.order_by("seq").last()
     assert last.type == events.DEBATE_COMPLETE
-    assert last.payload["stop_reason"] == "CRITICAL_DEFECT"
+    assert last.payload["stop_reason"] == "BUDGET"
     assert last.payload["output"] == debate.output
     assert debate.output["labels"]

@@ -35,8 +35,10 @@ from django.db import connection
 
 from config.celery import app as celery_app
 from debates import events
-from debates.models import Debate, DebateArgument, DebateEvent, DebateStatus, LLMCall
+from debates.models import DebateArgument
 from debates.services import create_debate
+from engine import events as engine_events
+from engine.models import Debate, DebateEvent, DebateStatus, LLMCall
 from tests.debates.factories import default_personas
 from tests.fakes.debate_model import FakeDebateModel
 from tests.services import require_postgres_url
@@ -181,7 +183,7 @@ def test_it_runs_a_debate_on_a_celery_worker(workers, fake_anthropic):
     assert debate.attempts == 1
     assert LLMCall.objects.filter(debate=debate).count() == 1 + 2 + 1 * 3
     types = list(debate.events.order_by("seq").values_list("type", flat=True))
-    assert types[0] == events.DEBATE_START and types[-1] == events.DEBATE_COMPLETE
+    assert types[0] == engine_events.DEBATE_START and types[-1] == engine_events.DEBATE_COMPLETE
 
 
 def test_it_resumes_a_debate_after_its_worker_is_killed(workers, fake_anthropic):

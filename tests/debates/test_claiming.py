@@ -6,8 +6,8 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from debates.claiming import LeaseLost, claim_debate, hold_lease, renew_lease
-from debates.models import Debate, DebateStatus
+from engine.claiming import LeaseLost, claim_debate, hold_lease, renew_lease
+from engine.models import Debate, DebateStatus
 from tests.debates.factories import make_debate
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from django.core.management import call_command
 from debates.demo import DEMO_FIXTURE, import_debate
 from debates.exports import debate_json
 from debates.graph import snapshot
-from debates.models import Debate
 from debates.state import load_state
+from engine.models import Debate
 from tests.debates.pages_support import finished_debate
 
 pytestmark = pytest.mark.django_db

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 
 from argumentation import grounded_labelling
 from argumentation.formats import parse_iccma23
 from debates.graph import build_framework
 from debates.state import load_state
+from engine.models import Debate
 from tests.debates.pages_support import finished_debate
+from tests.schemas import schema_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -99,3 +103,27 @@ def test_it_exports_only_debates_the_user_may_see(client, debate) -> None:
     client.force_login(grace)
     for suffix in ("export.json", "framework.af", "graph.svg", "live/", "replay/", ""):
         assert client.get(f"/debates/{debate.pk}/{suffix}").status_code == 404
+
+
+def test_it_exports_json_that_its_schema_accepts(client, debate) -> None:
+    student = json.loads(client.get(f"/debates/{debate.pk}/export.json").content)
+    assert schema_errors(student, "argue-debate.v1") == []
+    tess = get_user_model().objects.create_user("tess", is_staff=True, is_superuser=True)
+    client.force_login(tess)
+    instructor = json.loads(client.get(f"/debates/{debate.pk}/export.json").content)
+    assert instructor["calls"] and schema_errors(instructor, "argue-debate.v1") == []
+    instructor["debate"]["budget_usd"] = 1.5  # money is a decimal string: a float fails
+    assert schema_errors(instructor, "argue-debate.v1") == [
+        "debate/budget_usd: 1.5 is not of type 'string', 'null'"
+    ]
+
+
+@pytest.mark.parametrize(
+    "loader", ["load_demo_tournament", "load_demo_stress_test", "load_demo_inquiry"]
+)
+def test_it_answers_404_for_the_id_of_another_format(client, ada, loader) -> None:
+    call_command(loader, stdout=StringIO())
+    other = Debate.objects.exclude(format="graph").get(is_demo=True)
+    assert client.get(f"/debates/{other.pk}/").status_code == 302  # its own page
+    for suffix in ("export.json", "framework.af"):
+        assert client.get(f"/debates/{other.pk}/{suffix}").status_code == 404, suffix

@@ -14,8 +14,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from debates import events
-from debates.models import Debate, DebateFailure, DebateStatus, LLMCall, StageRun
-from debates.orchestrator import run_debate
+from engine import events as engine_events
+from engine.models import Debate, DebateFailure, DebateStatus, LLMCall, StageRun
+from engine.orchestrator import run_debate
 from tests.debates.factories import make_debate
 from tests.fakes.anthropic_wire import Reply
 from tests.fakes.debate_model import FakeDebateModel, parse_request
@@ -89,7 +90,7 @@ def test_it_fails_in_plain_words_when_the_service_is_overloaded(fake_anthropic, 
     assert len(fake_anthropic.message_requests) == 1 + RETRIES
     assert not StageRun.objects.filter(debate=debate).exists()
     last = debate.events.order_by("seq").last()
-    assert last.type == events.DEBATE_ERROR
+    assert last.type == engine_events.DEBATE_ERROR
     assert last.payload["failure"] == "service_unavailable"
     assert (last.payload["stage"], last.payload["round"]) == ("decompose", 0)
 
@@ -123,7 +124,7 @@ def test_it_resumes_a_failed_debate_from_its_last_saved_stage_on_retry(
     assert any(c.__qualname__.startswith("run_in_background_on_commit") for c in launched)
     debate.refresh_from_db()
     assert (debate.status, debate.failure) == (DebateStatus.QUEUED, "")
-    assert debate.events.order_by("seq").last().type == events.DEBATE_RESUMED
+    assert debate.events.order_by("seq").last().type == engine_events.DEBATE_RESUMED
 
     run_debate(debate_id=debate.pk)  # what the background would run
 
@@ -138,8 +139,8 @@ def test_it_resumes_a_failed_debate_from_its_last_saved_stage_on_retry(
     # The running total still equals the ledger.
     assert debate.cost_usd == sum(call.cost_usd for call in LLMCall.objects.filter(debate=debate))
     types = list(debate.events.order_by("seq").values_list("type", flat=True))
-    assert types.index(events.DEBATE_RESUMED) == types.index(events.DEBATE_ERROR) + 1
-    assert types[-1] == events.DEBATE_COMPLETE
+    assert types.index(engine_events.DEBATE_RESUMED) == types.index(engine_events.DEBATE_ERROR) + 1
+    assert types[-1] == engine_events.DEBATE_COMPLETE
 
 
 def test_it_lets_only_the_owner_retry_and_only_a_failed_debate(fake_anthropic, ada) -> None:

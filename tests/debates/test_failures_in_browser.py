@@ -14,8 +14,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connections
 
-from debates.models import Debate, DebateStatus
-from debates.orchestrator import run_debate
+from engine.models import Debate, DebateStatus
+from engine.orchestrator import run_debate
 from tests.browser import sign_in
 from tests.debates.factories import make_debate
 from tests.debates.pages_support import ensure_default_personas

@@ -8,14 +8,13 @@ from decimal import Decimal
 import pytest
 from pydantic import BaseModel, Field
 
-from debates import formats
-from debates.calls import CallSpec
-from debates.formats import Format, from_plan, get_format
-from debates.models import Debate, DebateEvent, DebateStatus, LLMCall, StageRun, StopReason
-from debates.orchestrator import run_debate
-from debates.prompts import Prompt
-from debates.stages import StageOutcome
-from debates.stopping import StopDecision
+from engine import formats
+from engine.calls import CallSpec, Prompt
+from engine.formats import Format, from_plan, get_format
+from engine.models import Debate, DebateEvent, DebateStatus, LLMCall, StageRun, StopReason
+from engine.orchestrator import run_debate
+from engine.stages import StageOutcome
+from engine.stopping import StopDecision
 from tests.fakes.anthropic_server import Reply
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from debates.events import DEBATE_COMPLETE, record_event
-from debates.models import Debate, DebateStatus
-from debates.sse import parse_last_event_id
+from engine.events import DEBATE_COMPLETE, record_event
+from engine.models import Debate, DebateStatus
+from engine.sse import parse_last_event_id
 from tests.debates.factories import default_personas
 
 pytestmark = pytest.mark.django_db

@@ -26,3 +26,19 @@ def test_it_agrees_in_number_in_spanish() -> None:
     assert fill(counted["valid"], 4) == "4 válidos"
     assert fill(counted["arguments"], 1) == "1 argumento"
     assert fill(counted["attacks"], 0) == "0 ataques"
+
+
+def money(strings: dict, cost: float) -> str:
+    # What debate_live.js's setCost does with them.
+    amount = f"{cost:.4f}".replace(".", strings["money"]["decimal"])
+    return strings["money"]["pattern"].replace("%(amount)s", amount)
+
+
+def test_it_writes_the_cost_so_far_as_the_server_writes_money() -> None:
+    from config.money import format_money
+
+    for language in ("en", "es"):
+        with translation.override(language):
+            assert money(client_strings(), 0.0123) == format_money(0.0123, 4)
+    with translation.override("es"):
+        assert money(client_strings(), 0.5) == "0,5000\xa0US$"

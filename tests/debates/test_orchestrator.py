@@ -9,8 +9,10 @@ from collections import defaultdict
 import pytest
 
 from debates import events
-from debates.models import Attack, AttackStatus, DebateArgument, DebateStatus, LLMCall, StopReason
-from debates.orchestrator import run_debate
+from debates.models import Attack, AttackStatus, DebateArgument
+from engine import events as engine_events
+from engine.models import DebateStatus, LLMCall, StopReason
+from engine.orchestrator import run_debate
 from tests.argumentation.brute_force import BruteForce
 from tests.debates.factories import make_debate
 from tests.fakes.debate_model import FakeDebateModel, parse_request
@@ -65,7 +67,7 @@ def test_it_runs_two_personas_for_two_rounds(fake_anthropic):
     assert (debate.status, debate.stop_reason) == (DebateStatus.DONE, StopReason.MAX_ROUNDS)
     stored = list(debate.events.order_by("seq"))
     assert [e.type for e in stored] == [
-        events.DEBATE_START,
+        engine_events.DEBATE_START,
         events.ARGUMENTS_SUBMITTED,
         events.GRAPH_UPDATE,
         events.ATTACKS_GENERATED,
@@ -74,7 +76,7 @@ def test_it_runs_two_personas_for_two_rounds(fake_anthropic):
         events.ATTACKS_GENERATED,
         events.VALIDATION_COMPLETE,
         events.GRAPH_UPDATE,
-        events.DEBATE_COMPLETE,
+        engine_events.DEBATE_COMPLETE,
     ]
     assert [e.seq for e in stored] == list(range(1, len(stored) + 1))
     assert [e.payload["round"] for e in stored if e.type == events.GRAPH_UPDATE] == [0, 1, 2]
@@ -157,5 +159,5 @@ def test_it_fails_with_a_clear_error_without_an_api_key(no_anthropic_key):
     debate.refresh_from_db()
     assert debate.status == DebateStatus.FAILED
     last = debate.events.order_by("seq").last()
-    assert last.type == events.DEBATE_ERROR
+    assert last.type == engine_events.DEBATE_ERROR
     assert "API key" in last.payload["error"]

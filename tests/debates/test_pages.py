@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from decimal import Decimal
+from decimal import ROUND_UP, Decimal
 from html import unescape
 
 import pytest
@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 
 from debates import services
-from debates.models import Debate, DebateStatus, Persona, StopReason
 from debates.presenters import call_count
+from engine.models import Debate, DebateStatus, Persona, StopReason
 from tests.debates.pages_support import finished_debate
 from tests.fakes.debate_model import FakeDebateModel
 
@@ -123,8 +123,34 @@ def test_it_answers_htmx_with_the_results_alone(client, ada) -> None:
     debate = debate_for(ada, "Should cities ban cars?")
     response = client.get("/debates/", {"q": "cities"}, headers={"HX-Request": "true"})
     body = response.content.decode()
-    assert body.lstrip().startswith('<div id="debate-results"')
+    # The results, and the heading swapped out of band (it names the chosen format).
+    assert body.lstrip().startswith('<div class="list-header" id="list-header" hx-swap-oob="true">')
+    assert '<div id="debate-results"' in body
     assert "<html" not in body and debate.topic in unescape(body)
+
+
+@pytest.mark.parametrize(
+    ("chosen", "heading", "button", "href"),
+    [
+        ("inquiry", "Inquiries", "New inquiry", "/inquiries/new/"),
+        ("stress", "Stress tests", "Stress-test one of my arguments", "/coach/"),
+        ("tournament", "Model tournaments", "New tournament", "/tournaments/new/"),
+        ("graph", "Debates", "New debate", "/debates/new/"),
+        ("", "All debates", "New debate", "/debates/new/"),
+    ],
+)
+def test_it_names_the_listed_format_and_offers_its_own_new_button(
+    client, ada, chosen, heading, button, href
+) -> None:
+    for htmx in (False, True):
+        response = client.get(
+            "/debates/", {"format": chosen}, headers={"HX-Request": "true"} if htmx else {}
+        )
+        header = re.search(r'<div class="list-header".*?</div>', response.content.decode(), re.S)
+        assert f"<h1>{heading}</h1>" in header.group(0)
+        assert f'<a class="button" href="{href}">{button}</a>' in header.group(0)
+        if not htmx:
+            assert f"<title>{heading}" in response.content.decode()
 
 
 def test_it_pages_the_history_and_keeps_the_filters(client, ada) -> None:
@@ -138,6 +164,27 @@ def test_it_pages_the_history_and_keeps_the_filters(client, ada) -> None:
 
 
 # --- new debate ------------------------------------------------------------------
+
+
+def _make_staff(user) -> None:
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+
+
+def test_it_asks_a_student_for_no_budget_and_gives_the_debate_half_again_its_estimate(
+    client, ada, fake_anthropic
+) -> None:
+    page = client.get("/debates/new/").content.decode()
+    assert 'name="budget_usd"' not in page and "Estimated cost" in page
+    data = form_data(budget_usd="40")  # not a field of a student's form: ignored
+    assert client.post("/debates/new/", data).status_code == 302
+    debate = Debate.objects.get()
+    cost = services.estimate_cost(personas=debate.personas.all(), rounds=2)
+    assert debate.budget_usd == max(
+        (cost * Decimal("1.5")).quantize(Decimal("0.01"), rounding=ROUND_UP), Decimal("0.01")
+    )
+    _make_staff(ada)
+    assert 'name="budget_usd"' in client.get("/debates/new/").content.decode()
 
 
 def form_data(**overrides) -> dict:
@@ -158,18 +205,19 @@ def test_it_says_a_key_is_needed_and_starts_nothing_without_one(
     demo = Debate.objects.create(topic="Demo: should cities ban cars?", is_demo=True)
     page = client.get("/debates/new/")
     text = page_text(page)
-    assert "needs an API key" in text and "ANTHROPIC_API_KEY" in text
+    assert "AI service is not set up yet" in text and "ANTHROPIC_API_KEY" not in text
     assert f'href="/debates/{demo.pk}/"' in page.content.decode()
     assert re.search(r'<button type="submit"[^>]*disabled', page.content.decode())
     response = client.post("/debates/new/", form_data())
     assert response.status_code == 200
-    assert "needs an API key" in page_text(response)
+    assert "AI service is not set up yet" in page_text(response)
     assert Debate.objects.filter(is_demo=False).count() == 0
 
 
 def test_it_starts_a_debate_and_launches_it_on_commit(
     client, ada, fake_anthropic, django_capture_on_commit_callbacks
 ) -> None:
+    _make_staff(ada)  # staff choose the budget; a student's is set from the estimate
     data = form_data()
     with django_capture_on_commit_callbacks() as launched:
         response = client.post("/debates/new/", data)
@@ -205,6 +253,8 @@ def test_it_starts_a_debate_and_launches_it_on_commit(
     ],
 )
 def test_it_refuses_bad_input_and_says_why(client, ada, fake_anthropic, overrides, field) -> None:
+    if field == "budget_usd":
+        _make_staff(ada)  # only staff are asked for a budget
     if overrides == "one persona":
         overrides = {"personas": form_data()["personas"][:1]}
     response = client.post("/debates/new/", form_data(**overrides))

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 
 from debates.demo import DEMO_FIXTURE, import_debate
-from debates.models import Debate
 from debates.presenters import camp_matrix
+from engine.models import Debate
 
 
 def _rows(keys):

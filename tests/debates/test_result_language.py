@@ -18,9 +18,11 @@ from django.utils import translation
 
 from argumentation.cruxes import settling_question as stored_question
 from debates.demo import DEMO_FIXTURE
-from debates.models import Debate
 from debates.presenters import flip_condition, settling_question, stop_detail
-from debates.stopping import budget_decision, round_decision
+from debates.stopping import round_decision
+from engine.models import Debate, StopReason
+from engine.stop_messages import legacy_code
+from engine.stopping import StopDecision, budget_decision
 from tests.trials.factories import make_user
 
 OUTPUT = json.loads(DEMO_FIXTURE.read_text(encoding="utf-8"))["output"]
@@ -60,10 +62,10 @@ def test_the_spanish_result_page_has_no_english_sentence_of_the_outcome(client: 
     assert "— La ronda 2 de 2 terminó." in body and "is done." not in body
 
 
-def _details() -> list[str]:
-    """Stop details as the stop check really writes them."""
+def _decisions() -> list[StopDecision]:
+    """Stops as the stop check, the stages and the engine really make them."""
     common = {"defect": None, "label_history": [{"A1": "IN"}] * 4, "undecided": 1}
-    made = [
+    return [
         round_decision(round=2, max_rounds=2, camps=2, new_valid_attacks=1, **common),
         round_decision(
             round=1, max_rounds=3, camps=1, new_valid_attacks=1, **common | {"undecided": 0}
@@ -73,34 +75,67 @@ def _details() -> list[str]:
         budget_decision(
             budget=Decimal("1.00"),
             spent=Decimal("0.995"),
-            next_stage="attacks (round 2)",
+            next_stage="attacks",
+            round=2,
             estimate=Decimal("0.0123"),
         ),
-    ]
-    return [decision.detail for decision in made] + [
-        "All rounds are done.",
-        "Round 0 produced no argument at all.",
-        "Round 2: the validation call failed.",
-        "Round 2: every persona's attack call failed.",
+        StopDecision.coded(StopReason.MAX_ROUNDS, "all_rounds_done"),
+        StopDecision.coded(StopReason.CRITICAL_DEFECT, "no_opening_argument"),
+        StopDecision.coded(StopReason.CRITICAL_DEFECT, "validation_failed", round=2),
+        StopDecision.coded(StopReason.CRITICAL_DEFECT, "attacks_failed", round=2),
     ]
 
 
-def test_it_says_each_stop_detail_in_spanish_and_leaves_english_as_stored() -> None:
-    details = _details()
-    assert len(set(details)) == len(details)
+def _shown(decision: StopDecision) -> str:
+    stored = Debate(
+        stop_detail=decision.detail, stop_code=decision.code, stop_params=decision.params
+    )
+    return stop_detail(debate=stored)
+
+
+def test_it_says_each_stop_in_the_readers_language_from_its_code() -> None:
+    decisions = _decisions()
+    assert len({d.code for d in decisions}) == len(decisions)
     with translation.override("en"):
-        english = [stop_detail(debate=Debate(stop_detail=d)) for d in details]
+        english = [_shown(d) for d in decisions]
+    # The English page says what the stored sentence (for exports and the CLI) says.
+    assert english == [d.detail for d in decisions]
     budget = 4
-    assert english[:budget] + english[budget + 1 :] == details[:budget] + details[budget + 1 :]
     assert english[budget] == (
-        "Budget: the next stage (attacks, round 2) would cost about $0.0123, "
+        "The next stage (attacks, round 2) would cost about $0.0123, "
         "but only $0.0050 of $1.00 is left."
     )
     with translation.override("es"):
-        spanish = [stop_detail(debate=Debate(stop_detail=d)) for d in details]
+        spanish = [_shown(d) for d in decisions]
     english_words = ("Round", "round", "camps", "Budget", "done", "failed")
     assert [s for s in spanish if any(word in s for word in english_words)] == []
     assert spanish[0] == "La ronda 2 de 2 terminó."
     assert "0,0123" in spanish[budget] and "ataques" in spanish[budget]
-    # An unknown detail is shown as it was stored, rather than lost.
-    assert stop_detail(debate=Debate(stop_detail="Something new.")) == "Something new."
+
+
+def test_it_shows_a_stop_without_a_code_as_it_was_stored() -> None:
+    # A row older than the codes that the migration could not read, or a code no one registered.
+    with translation.override("es"):
+        assert stop_detail(debate=Debate(stop_detail="Something new.")) == "Something new."
+        odd = Debate(stop_detail="Kept.", stop_code="unknown_code", stop_params={"x": 1})
+        assert stop_detail(debate=odd) == "Kept."
+
+
+def test_it_reads_the_sentences_stored_before_the_codes_back_into_codes() -> None:
+    for decision in _decisions():
+        assert legacy_code(decision.detail) is None or legacy_code(decision.detail)[0] in {
+            decision.code
+        }
+    assert legacy_code("Round 3 was the last round allowed.") == (
+        "last_round_allowed",
+        {"round": 3},
+    )
+    old_budget = (
+        "Budget: the attacks (round 2) stage would cost about $0.0123 but only "
+        "$0.0050 of $1.00 is left."
+    )
+    assert legacy_code(old_budget) == (
+        "budget",
+        {"stage": "attacks", "round": 2, "estimate": "0.0123", "left": "0.0050", "budget": "1.00"},
+    )
+    assert legacy_code("Something new.") is None

@@ -15,15 +15,9 @@ import pytest
 from django.db.models.signals import post_save
 from django.utils import timezone
 
-from debates.models import (
-    Debate,
-    DebateArgument,
-    DebateStatus,
-    LLMCall,
-    StageRun,
-    StopReason,
-)
-from debates.orchestrator import run_debate
+from debates.models import DebateArgument
+from engine.models import Debate, DebateStatus, LLMCall, StageRun, StopReason
+from engine.orchestrator import run_debate
 from tests.debates.factories import make_debate
 from tests.fakes.debate_model import FakeDebateModel
 

@@ -6,7 +6,7 @@ from html import unescape
 
 import pytest
 
-from debates.models import MAX_ROUNDS, Debate, Persona
+from engine.models import MAX_ROUNDS, Debate, Persona
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from debates.models import Debate, DebateStatus
 from debates.services import create_debate
+from engine.models import Debate, DebateStatus
 from tests.debates.factories import default_personas
 from tests.fakes.debate_model import FakeDebateModel
 

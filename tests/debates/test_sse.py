@@ -11,11 +11,11 @@ import time
 import pytest
 import redis
 from django.contrib.auth import get_user_model
-from django.db import connections, transaction
+from django.db import connections
 
-from debates.events import events_channel, record_event
-from debates.models import Debate, DebateStatus
-from tests.debates.sse_client import SSEClient, session_cookie
+from engine.events import events_channel
+from engine.models import Debate, DebateStatus
+from tests.debates.sse_client import SSEClient, record, session_cookie
 from tests.services import require_redis_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,11 +37,6 @@ def ada():
 @pytest.fixture
 def debate(ada) -> Debate:
     return Debate.objects.create(topic="Should cities ban cars?", creator=ada)
-
-
-def record(debate: Debate, type_: str, **payload):
-    with transaction.atomic():
-        return record_event(debate=debate, type=type_, payload=payload)
 
 
 def events_url(live, debate: Debate) -> str:
@@ -172,6 +167,10 @@ def test_it_unsubscribes_from_redis_when_the_client_hangs_up(
     record(debate, "debate_start")
     client = SSEClient(events_url(live_asgi, debate), cookie=session_cookie(ada))
     client.read(1)
+    # The run's follower subscribes in a task of its own, a moment after the replay.
+    deadline = time.monotonic() + 5
+    while subscribers() != 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert subscribers() == 1
     client.close()
     deadline = time.monotonic() + 5

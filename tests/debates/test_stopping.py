@@ -2,8 +2,9 @@
 
 from decimal import Decimal
 
-from debates.models import StopReason
-from debates.stopping import budget_decision, labels_unchanged, round_decision
+from debates.stopping import labels_unchanged, round_decision
+from engine.models import StopReason
+from engine.stopping import StopDecision, budget_decision, is_budget_stop
 
 STEADY = {"A1": "IN", "A2": "OUT"}
 
@@ -28,7 +29,15 @@ def test_it_continues_while_the_graph_moves():
 
 
 def test_it_puts_a_critical_defect_before_everything():
-    assert decide(defect="no output", round=5, camps=1, undecided=0) == StopReason.CRITICAL_DEFECT
+    assert (
+        decide(
+            defect=StopDecision.coded(StopReason.CRITICAL_DEFECT, "validation_failed", round=5),
+            round=5,
+            camps=1,
+            undecided=0,
+        )
+        == StopReason.CRITICAL_DEFECT
+    )
 
 
 def test_it_stops_at_max_rounds_before_judging_consensus():
@@ -60,7 +69,12 @@ def test_it_finds_evidence_exhausted_when_a_round_adds_no_valid_attack():
 
 def test_it_checks_only_defects_after_the_opening_round():
     assert decide(round=0, camps=1, undecided=0, new_valid_attacks=0) is None
-    assert decide(round=0, defect="nothing") == StopReason.CRITICAL_DEFECT
+    assert (
+        decide(
+            round=0, defect=StopDecision.coded(StopReason.CRITICAL_DEFECT, "no_opening_argument")
+        )
+        == StopReason.CRITICAL_DEFECT
+    )
 
 
 def test_it_compares_labels_of_known_arguments_only():
@@ -71,11 +85,27 @@ def test_it_compares_labels_of_known_arguments_only():
 
 def test_it_stops_before_a_stage_the_budget_cannot_pay():
     allowed = budget_decision(
-        budget=Decimal("1"), spent=Decimal("0.5"), next_stage="attacks", estimate=Decimal("0.5")
+        budget=Decimal("1"),
+        spent=Decimal("0.5"),
+        next_stage="attacks",
+        round=2,
+        estimate=Decimal("0.5"),
     )
     refused = budget_decision(
-        budget=Decimal("1"), spent=Decimal("0.6"), next_stage="attacks", estimate=Decimal("0.5")
+        budget=Decimal("1"),
+        spent=Decimal("0.6"),
+        next_stage="attacks",
+        round=2,
+        estimate=Decimal("0.5"),
     )
     assert allowed is None
-    assert refused.reason == StopReason.CRITICAL_DEFECT
+    assert refused.reason == StopReason.BUDGET
     assert "attacks" in refused.detail and "$0.4000" in refused.detail
+    assert refused.code == "budget" and is_budget_stop(reason=refused.reason, code=refused.code)
+    assert refused.params == {
+        "stage": "attacks",
+        "round": 2,
+        "estimate": "0.5000",
+        "left": "0.4000",
+        "budget": "1.00",
+    }

@@ -10,6 +10,9 @@ from debates.svg import (
     GraphWords,
     render_graph_svg,
 )
+from tests.debates.graph_geometry import boxes, crossings
+from tests.debates.graph_geometry import edges as drawn_edges
+from tests.debates.graph_geometry import labels as drawn_labels
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -106,13 +109,44 @@ def test_it_lays_out_the_same_graph_the_same_way_whatever_the_input_order() -> N
     assert first == again
 
 
-def test_it_puts_rounds_in_columns_left_to_right() -> None:
+def test_it_puts_what_is_attacked_above_its_attackers() -> None:
     nodes, edges = sample_graph()
-    groups = node_groups(parse(render_graph_svg(nodes=nodes, edges=edges)))
-    x = {node_id: float(g.find(f"{SVG}rect").get("x")) for node_id, g in groups.items()}
-    assert x["A1"] == x["A2"] < x["A3"] == x["A4"]
-    y = {node_id: float(g.find(f"{SVG}rect").get("y")) for node_id, g in groups.items()}
-    assert y["A1"] != y["A2"] and y["A3"] != y["A4"]
+    drawn = boxes(render_graph_svg(nodes=nodes, edges=edges))
+    top = {node_id: box[1] for node_id, box in drawn.items()}
+    assert top["A1"] < top["A3"] < top["A4"]
+    # Every attack is drawn, from its attacker to what it attacks.
+    assert {(s, t) for s, t, _ in drawn_edges(render_graph_svg(nodes=nodes, edges=edges))} == {
+        (e.source, e.target) for e in edges
+    }
+
+
+def test_it_routes_no_attack_through_another_arguments_box() -> None:
+    # A hub attacked from three layers down: the old columns drew A1->A5 through A3.
+    nodes = [
+        GraphNode(id=f"A{n}", label="IN", speaker=f"S{n % 2}", round=n // 2, claim=f"c{n}")
+        for n in range(1, 8)
+    ]
+    edges = [
+        GraphEdge(source="A3", target="A1", kind="rebut"),
+        GraphEdge(source="A4", target="A3", kind="undermine"),
+        GraphEdge(source="A5", target="A4", kind="undercut"),
+        GraphEdge(source="A5", target="A1", kind="undermine"),
+        GraphEdge(source="A6", target="A1", kind="undercut"),
+        GraphEdge(source="A7", target="A2", kind="rebut"),
+        GraphEdge(source="A2", target="A7", kind="rebut"),
+    ]
+    svg = render_graph_svg(nodes=nodes, edges=edges)
+    assert crossings(svg) == []
+    assert len(drawn_edges(svg)) == len(edges)
+
+
+def test_it_heads_a_node_with_its_title_not_its_key() -> None:
+    node = GraphNode(
+        id="groundsBacking", label="IN", speaker="You", round=0, claim="c", title="Backing"
+    )
+    svg = render_graph_svg(nodes=[node], edges=[])
+    assert "Backing" in drawn_labels(svg)
+    assert not any("groundsBa" in text for text in drawn_labels(svg))
 
 
 def test_it_skips_edges_to_unknown_nodes_and_draws_an_empty_graph() -> None:

@@ -8,8 +8,9 @@ import json
 import pytest
 from asgiref.sync import async_to_sync
 
-from debates.models import Debate, DebateArgument, DebateStatus, LLMCall
-from debates.orchestrator import run_debate
+from debates.models import DebateArgument
+from engine.models import Debate, DebateStatus, LLMCall
+from engine.orchestrator import run_debate
 from tests.debates.factories import make_debate
 from tests.fakes.debate_model import FakeDebateModel
 
@@ -62,8 +63,8 @@ def test_it_never_shows_a_database_errors_text_to_the_student(
     from django.contrib.auth import get_user_model
     from django.db import DataError
 
-    from debates import formats
     from debates.graph_format import GRAPH
+    from engine import formats
 
     def failing(debate):
         raise DataError('UPDATE "debates_debate" SET "claim" = \'\\x00\' WHERE id = 1')

@@ -9,8 +9,8 @@ from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 
-from debates.models import Debate
-from debates.visibility import avisible_debates, visible_debates
+from engine.models import Debate
+from engine.visibility import avisible_debates, visible_debates
 
 pytestmark = pytest.mark.django_db
 

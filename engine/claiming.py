@@ -24,7 +24,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from debates.models import FINISHED_STATUSES, Debate, DebateStatus
+from engine.models import FINISHED_STATUSES, Debate, DebateStatus
 
 __all__ = ["Claim", "LeaseLost", "claim_debate", "hold_lease", "renew_lease"]
 

@@ -27,8 +27,7 @@ from django.conf import settings
 from django.db import transaction
 from pydantic import BaseModel
 
-from debates.ledger import paid_calls, record_call, replay
-from debates.prompts import Prompt
+from engine.ledger import paid_calls, record_call, record_calls, replay
 from llm import (
     LLMError,
     PriceTable,
@@ -44,9 +43,31 @@ __all__ = [
     "CallResult",
     "CallRunner",
     "CallSpec",
+    "Prompt",
+    "ServiceUnavailable",
     "close_thread_runner",
     "thread_runner",
 ]
+
+
+class ServiceUnavailable(Exception):
+    """Every call of a stage failed and the AI service did not answer at least one.
+
+    Raised by the engine, or by a format's stage that judges its own calls; the
+    run ends ``failed`` (``service_unavailable``) and a Retry resumes at the stage.
+    """
+
+    def __init__(self, *, stage: str, round: int, codes: list[str]) -> None:
+        super().__init__(f"{stage} (round {round}): {', '.join(codes)}")
+        self.stage, self.round, self.codes = stage, round, codes
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """What one call sends: the system prompt and the messages (a format builds it)."""
+
+    system: str
+    messages: list[dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,12 +210,20 @@ class CallRunner:
         return reply, None, reply.latency_ms
 
     @staticmethod
-    def prepare(*, debate_id: int, specs: Sequence[CallSpec]) -> CallPlan:
-        """Look the stage's requests up in the ledger (one query); replay what is there."""
+    def prepare(
+        *, debate_id: int, specs: Sequence[CallSpec], known: set[str] | None = None
+    ) -> CallPlan:
+        """Look the stage's requests up in the ledger (one query); replay what is there.
+
+        ``known``: every hash the run's ledger holds (``ledger.known_hashes``,
+        kept up to date by the caller); only those are looked up, so a stage
+        none of whose requests was ever sent makes no query.
+        """
         replayed: dict[int, CallResult] = {}
         missing: list[int] = []
         hashes = tuple(spec.request_hash for spec in specs)
-        paid = paid_calls(debate_id=debate_id, hashes=list(hashes))
+        asked = [h for h in hashes if known is None or h in known]
+        paid = paid_calls(debate_id=debate_id, hashes=asked)
         for i, spec in enumerate(specs):
             row = paid.get(hashes[i])
             if row is None:
@@ -233,12 +262,9 @@ class CallRunner:
                     asyncio.wait(self._tasks, return_when=asyncio.FIRST_COMPLETED)
                 )
                 # Calls that finished together are saved together: one commit.
-                with transaction.atomic():
-                    for task in done:
-                        i = index_of[task]
-                        results[i] = self._record(
-                            debate_id, plan.specs[i], plan.hashes[i], *task.result()
-                        )
+                finished = sorted(index_of[task] for task in done)
+                recorded = self._record_all(debate_id, plan, finished, done, index_of)
+                results.update(zip(finished, recorded, strict=True))
                 if on_result is not None:
                     on_result()
         return [results[i] for i in range(len(plan.specs))]
@@ -279,26 +305,24 @@ class CallRunner:
         return True
 
     @staticmethod
-    def _record(
-        debate_id: int,
-        spec: CallSpec,
-        request_hash: str,
-        reply: Any,
-        error: LLMError | None,
-        latency_ms: float,
-    ) -> CallResult:
-        row = record_call(
+    def _record_all(
+        debate_id: int, plan: CallPlan, finished: list[int], done: set, index_of: dict
+    ) -> list[CallResult]:
+        """Record the calls that finished together: one INSERT, one UPDATE of the total."""
+        outcome = {index_of[task]: task.result() for task in done}
+        rows = record_calls(
             debate_id=debate_id,
-            stage=spec.stage,
-            round=spec.round,
-            persona_id=spec.persona_id,
-            agent=spec.agent,
-            model=spec.model,
-            request_hash=request_hash,
-            reply=reply,
-            error=error,
-            latency_ms=latency_ms,
+            calls=[_ledger_entry(plan.specs[i], plan.hashes[i], *outcome[i]) for i in finished],
         )
+        return [
+            CallRunner._result(plan.specs[i], plan.hashes[i], outcome[i][0], outcome[i][1], row)
+            for i, row in zip(finished, rows, strict=True)
+        ]
+
+    @staticmethod
+    def _result(
+        spec: CallSpec, request_hash: str, reply: Any, error: LLMError | None, row: Any
+    ) -> CallResult:
         if reply is not None and spec.cache is not None and row.cost_usd > 0:
             spec.cache.store(request_hash, spec.model, reply)
         return CallResult(
@@ -309,6 +333,37 @@ class CallRunner:
             cost_usd=row.cost_usd,
             tool_calls=tuple(getattr(reply, "tool_calls", ())),
         )
+
+    @staticmethod
+    def _record(
+        debate_id: int,
+        spec: CallSpec,
+        request_hash: str,
+        reply: Any,
+        error: LLMError | None,
+        latency_ms: float,
+    ) -> CallResult:
+        row = record_call(
+            debate_id=debate_id, **_ledger_entry(spec, request_hash, reply, error, latency_ms)
+        )
+        return CallRunner._result(spec, request_hash, reply, error, row)
+
+
+def _ledger_entry(
+    spec: CallSpec, request_hash: str, reply: Any, error: LLMError | None, latency_ms: float
+) -> dict:
+    """``record_call``'s keywords for one finished call."""
+    return {
+        "stage": spec.stage,
+        "round": spec.round,
+        "persona_id": spec.persona_id,
+        "agent": spec.agent,
+        "model": spec.model,
+        "request_hash": request_hash,
+        "reply": reply,
+        "error": error,
+        "latency_ms": latency_ms,
+    }
 
 
 def _with_tools(tools: Any) -> Callable:

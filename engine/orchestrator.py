@@ -3,15 +3,15 @@
 ``run_debate(debate_id=...)`` is what the Celery task (and the no-broker
 thread, see debates/services.py) calls. In order:
 
-1. Claim the debate (debates/claiming.py): a conditional UPDATE wins it for a
+1. Claim the debate (engine/claiming.py): a conditional UPDATE wins it for a
    ``queued`` debate or a ``running`` one whose lease expired. Otherwise
    report ``busy`` (retry later), ``finished`` or ``missing`` and do nothing.
 2. First attempt only: record ``debate_start``.
-3. Ask the debate's format (debates/formats.py: the graph debate's plan is
+3. Ask the debate's format (engine/formats.py: the graph debate's plan is
    ``decompose, arguments, (attacks r, validation r) for r in 1..R``) for the
    next stage that has no ``StageRun`` row — that is how a resumed run
    continues from its last saved stage. For each such stage: build its calls from the saved state; stop with
-   CRITICAL_DEFECT if their estimated cost exceeds what is left of the budget;
+   BUDGET if their estimated cost exceeds what is left of the budget;
    run them concurrently (calls already in the ledger are replayed, not paid);
    then, in ONE transaction under the lease, write the stage's rows, its
    events, its ``StageRun`` and, if the stop check fires, the final output and
@@ -44,20 +44,19 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from debates import events
-from debates.budget import estimate_stage_cost
-from debates.calls import CallRunner, thread_runner
-from debates.claiming import Claim, LeaseLost, claim_debate, hold_lease, renew_lease
-from debates.formats import Format, get_format
-from debates.ledger import spent_usd
-from debates.models import Debate, DebateFailure, DebateStatus, StageRun, StopReason
-from debates.stopping import StopDecision, budget_decision
+from engine import events
+from engine.budget import estimate_stage_cost
+from engine.calls import CallRunner, ServiceUnavailable, thread_runner
+from engine.claiming import Claim, LeaseLost, claim_debate, hold_lease, renew_lease
+from engine.formats import Format, get_format
+from engine.ledger import known_hashes
+from engine.models import Debate, DebateFailure, DebateStatus, StageRun, StopReason
+from engine.stopping import STOPPED_REASONS, StopDecision, budget_decision
 from llm import LLMError
 
 __all__ = [
     "FAILURE_SUMMARIES",
     "RunSettings",
-    "ServiceUnavailable",
     "finish",
     "run_debate",
     "worker_name",
@@ -72,14 +71,6 @@ FAILURE_SUMMARIES = {
     DebateFailure.NO_API_KEY: "An Anthropic API key is needed to run debates.",
     DebateFailure.INTERNAL: "The debate stopped on an unexpected error; it can be retried.",
 }
-
-
-class ServiceUnavailable(Exception):
-    """Every call of a stage failed and the AI service did not answer at least one."""
-
-    def __init__(self, *, stage: str, round: int, codes: list[str]) -> None:
-        super().__init__(f"{stage} (round {round}): {', '.join(codes)}")
-        self.stage, self.round, self.codes = stage, round, codes
 
 
 def unanswered_stage(results) -> list[str] | None:
@@ -161,6 +152,10 @@ class _Run:
     runner: CallRunner
 
     renewed_at: float = field(default_factory=time.monotonic)
+    # Every request hash in the run's ledger: read once, then kept up to date
+    # with the calls this run records, so a stage whose requests were never
+    # sent does not look them up (only a resumed run has any to replay).
+    ledger: set[str] = field(default_factory=set)
 
     def renew(self) -> None:
         """Extend the lease once a quarter of it has gone by (each renewal is a commit)."""
@@ -181,6 +176,7 @@ class _Run:
                     debate=debate, type=events.DEBATE_START, payload=fmt.start_payload(debate)
                 )
         done = frozenset(StageRun.objects.filter(debate=debate).values_list("name", "round"))
+        self.ledger = known_hashes(debate_id=self.debate_id)
         # The state a stage commits is the next stage's input: read once, passed on.
         state = fmt.load_state(debate)
         while (step := fmt.next_stage(debate, state, done)) is not None:
@@ -195,53 +191,67 @@ class _Run:
         # No stage left and none stopped the run (a graph debate's last validation always does).
         with transaction.atomic():
             locked = hold_lease(debate_id=self.debate_id, worker=self.worker)
-            finish(locked, StopDecision(StopReason.MAX_ROUNDS, "All rounds are done."), state=state)
+            with events.stage_events(locked):
+                finish(
+                    locked,
+                    StopDecision.coded(StopReason.MAX_ROUNDS, "all_rounds_done"),
+                    state=state,
+                )
 
     def run_stage(self, fmt: Format, debate: Debate, name: str, round: int, state):
         """Run one stage from ``state``; the state after it, or None when the debate ended."""
         self.renew()
         stage = fmt.stages[name]
         specs = stage.specs(state=state, round=round, cheap_model=self.config.cheap_model)
-        plan = self.runner.prepare(debate_id=debate.pk, specs=specs)
+        plan = self.runner.prepare(debate_id=debate.pk, specs=specs, known=self.ledger)
         stop = budget_decision(
             budget=debate.budget_usd,
-            spent=spent_usd(debate_id=debate.pk),
-            next_stage=f"{name} (round {round})",
+            # The row's running total (the ledger's sum, kept in step in the same
+            # transaction as each call; read fresh after every stage): no SUM query.
+            spent=debate.cost_usd,
+            next_stage=name,
+            round=round,
             estimate=estimate_stage_cost(plan.unpaid, prices=self.config.prices),
         )
         if stop is not None:
             with transaction.atomic():
                 locked = hold_lease(debate_id=self.debate_id, worker=self.worker)
-                finish(locked, stop, state=state)
+                with events.stage_events(locked):
+                    finish(locked, stop, state=state)
             return None
-        results = self.runner.execute(
-            debate_id=debate.pk, plan=plan, prices=self.config.prices, on_result=self.renew
-        )
+        try:
+            results = self.runner.execute(
+                debate_id=debate.pk, plan=plan, prices=self.config.prices, on_result=self.renew
+            )
+        finally:
+            self.ledger.update(plan.hashes)  # recorded, or the run is ending anyway
         if codes := unanswered_stage(results):
             raise ServiceUnavailable(stage=name, round=round, codes=codes)
         with transaction.atomic():
             locked = hold_lease(debate_id=self.debate_id, worker=self.worker)
-            outcome = stage.commit(debate=locked, state=state, round=round, results=results)
-            stage_run = StageRun.objects.create(
-                debate=locked,
-                name=name,
-                round=round,
-                input_hash=fmt.state_hash(state),
-                output_hash=fmt.state_hash(outcome.after),
-                calls=len(specs),
-                cost_usd=sum((r.cost_usd for r in results), Decimal(0)),
+            with events.stage_events(locked):
+                return self._commit(fmt, stage, locked, name, round, state, specs, results)
+
+    @staticmethod
+    def _commit(fmt: Format, stage, locked: Debate, name, round, state, specs, results):
+        """Inside the stage's transaction: its rows, events, StageRun and maybe the finish."""
+        outcome = stage.commit(debate=locked, state=state, round=round, results=results)
+        stage_run = StageRun.objects.create(
+            debate=locked,
+            name=name,
+            round=round,
+            input_hash=fmt.state_hash(state),
+            output_hash=fmt.state_hash(outcome.after),
+            calls=len(specs),
+            cost_usd=sum((r.cost_usd for r in results), Decimal(0)),
+        )
+        if fmt.after_stage is not None:
+            fmt.after_stage(
+                debate=locked, stage_run=stage_run, before=state, outcome=outcome, results=results
             )
-            if fmt.after_stage is not None:
-                fmt.after_stage(
-                    debate=locked,
-                    stage_run=stage_run,
-                    before=state,
-                    outcome=outcome,
-                    results=results,
-                )
-            if outcome.stop is not None:
-                finish(locked, outcome.stop, state=outcome.after)
-                return None
+        if outcome.stop is not None:
+            finish(locked, outcome.stop, state=outcome.after)
+            return None
         return outcome.after
 
 
@@ -254,11 +264,7 @@ def finish(debate: Debate, decision: StopDecision, *, state=None) -> None:
     if fmt.final_status is not None:
         status = fmt.final_status(decision)
     else:
-        status = (
-            DebateStatus.STOPPED
-            if decision.reason == StopReason.CRITICAL_DEFECT
-            else DebateStatus.DONE
-        )
+        status = DebateStatus.STOPPED if decision.reason in STOPPED_REASONS else DebateStatus.DONE
     if fmt.on_finish is not None:
         fmt.on_finish(debate, decision, output)
     cost = Debate.objects.filter(pk=debate.pk).values_list("cost_usd", flat=True).get()
@@ -269,6 +275,8 @@ def finish(debate: Debate, decision: StopDecision, *, state=None) -> None:
             "status": str(status),
             "stop_reason": decision.reason.value,
             "detail": decision.detail,
+            "code": decision.code,
+            "params": decision.params,
             "round": debate.rounds_completed,
             "cost_usd": str(cost),
             "output": output,
@@ -278,6 +286,8 @@ def finish(debate: Debate, decision: StopDecision, *, state=None) -> None:
         status=status,
         stop_reason=decision.reason.value,
         stop_detail=decision.detail,
+        stop_code=decision.code,
+        stop_params=decision.params,
         output=output,
         finished_at=timezone.now(),
         lease_expires_at=None,

@@ -25,14 +25,16 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q, Sum
 from pydantic import BaseModel, ValidationError
 
-from debates.models import CallStatus, Debate, LLMCall
+from engine.models import CallStatus, Debate, LLMCall
 from llm import LLMError, StructuredReply
 from llm.errors import SERVICE_FAILURES
 
 __all__ = [
     "cost_by_model",
+    "known_hashes",
     "paid_calls",
     "record_call",
+    "record_calls",
     "replay",
     "spent_usd",
 ]
@@ -45,12 +47,23 @@ def paid_calls(*, debate_id: int, hashes: list[str]) -> dict[str, LLMCall]:
 
     A call the service never answered is left out: it is asked again.
     """
+    if not hashes:
+        return {}
     rows = (
         LLMCall.objects.filter(debate_id=debate_id, request_hash__in=hashes)
         .exclude(_unanswered())
         .order_by()
     )
     return {row.request_hash: row for row in rows}
+
+
+def known_hashes(*, debate_id: int) -> set[str]:
+    """Every request hash in the run's ledger (one query, when a run starts).
+
+    A stage asks :func:`paid_calls` only about hashes in this set (kept up to
+    date with the calls the run records): a fresh run's stages never ask.
+    """
+    return set(LLMCall.objects.filter(debate_id=debate_id).values_list("request_hash", flat=True))
 
 
 def _unanswered() -> Q:
@@ -75,13 +88,69 @@ def record_call(
     If a row for the same request already exists (two attempts raced past the
     lease), that row wins and nothing is added twice.
     """
+    fields = _fields(
+        stage=stage,
+        round=round,
+        persona_id=persona_id,
+        agent=agent,
+        model=model,
+        reply=reply,
+        error=error,
+        latency_ms=latency_ms,
+    )
+    try:
+        with transaction.atomic():
+            call = LLMCall.objects.create(debate_id=debate_id, request_hash=request_hash, **fields)
+            Debate.objects.filter(pk=debate_id).update(cost_usd=F("cost_usd") + fields["cost_usd"])
+    except IntegrityError:
+        return _replace_unanswered(debate_id=debate_id, request_hash=request_hash, fields=fields)
+    return call
+
+
+def record_calls(*, debate_id: int, calls: list[dict]) -> list[LLMCall]:
+    """Save calls that finished together (``record_call``'s keywords each), in order.
+
+    One INSERT for all of them and one UPDATE of the running total, in one
+    transaction. A request already in the ledger (an attempt that raced past
+    the lease, a call the service never answered being asked again) rolls the
+    batch back and each call goes through :func:`record_call`, which knows
+    what to do with it.
+    """
+    if not calls:
+        return []
+    rows = []
+    for call in calls:
+        call = dict(call)
+        request_hash = call.pop("request_hash")
+        rows.append(LLMCall(debate_id=debate_id, request_hash=request_hash, **_fields(**call)))
+    total = sum((row.cost_usd for row in rows), Decimal(0))
+    try:
+        with transaction.atomic():
+            LLMCall.objects.bulk_create(rows)
+            if total:
+                Debate.objects.filter(pk=debate_id).update(cost_usd=F("cost_usd") + total)
+    except IntegrityError:
+        return [record_call(debate_id=debate_id, **call) for call in calls]
+    return rows
+
+
+def _fields(
+    *,
+    stage: str,
+    round: int,
+    persona_id: int | None,
+    model: str,
+    agent: str = "",
+    reply: StructuredReply | None = None,
+    error: LLMError | None = None,
+    latency_ms: float = 0.0,
+) -> dict:
+    """A ledger row's columns for one finished call."""
     if (reply is None) == (error is None):
         raise ValueError("record_call needs exactly one of reply or error")
     usage = reply.usage if reply is not None else error.usage
     cost = reply.cost_usd if reply is not None else (error.cost_usd or Decimal(0))
-    # Stored to the micro-dollar: the running total must equal the sum of the rows.
-    cost = cost.quantize(MICRO_USD)
-    fields = {
+    return {
         "stage": stage,
         "round": round,
         "persona_id": persona_id,
@@ -91,20 +160,14 @@ def record_call(
         "output_tokens": usage.output_tokens if usage else 0,
         "cache_creation_input_tokens": usage.cache_creation_input_tokens if usage else 0,
         "cache_read_input_tokens": usage.cache_read_input_tokens if usage else 0,
-        "cost_usd": cost,
+        # Stored to the micro-dollar: the running total must equal the sum of the rows.
+        "cost_usd": cost.quantize(MICRO_USD),
         "latency_ms": round_ms(reply.latency_ms if reply is not None else latency_ms),
         "status": CallStatus.OK if reply is not None else CallStatus.FAILED,
         "error_code": "" if error is None else error.code,
         "error_detail": "" if error is None else (error.detail or str(error))[:2000],
         "raw_text": (reply.raw_text if reply is not None else error.raw_text) or "",
     }
-    try:
-        with transaction.atomic():
-            call = LLMCall.objects.create(debate_id=debate_id, request_hash=request_hash, **fields)
-            Debate.objects.filter(pk=debate_id).update(cost_usd=F("cost_usd") + cost)
-    except IntegrityError:
-        return _replace_unanswered(debate_id=debate_id, request_hash=request_hash, fields=fields)
-    return call
 
 
 _SUMMED = (

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from debates import orchestrator
+from engine import orchestrator
 
 __all__ = ["run_debate"]
 

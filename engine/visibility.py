@@ -3,18 +3,18 @@
 A signed-in user sees their own debates and the demo debates
 (``Debate.objects.for_user``). Staff status alone is not enough to see other
 people's: an instructor also needs the permission to view debates
-(``debates.view_debate``, the one the admin checks; superusers have every
+(``engine.view_debate``, the one the admin checks; superusers have every
 permission), so a staff account made for another task sees only its own.
 Anonymous visitors see none: pages ask them to sign in.
 """
 
 from __future__ import annotations
 
-from debates.models import Debate, DebateQuerySet
+from engine.models import Debate, DebateQuerySet
 
 __all__ = ["VIEW_EVERY_DEBATE", "avisible_debates", "sees_every_debate", "visible_debates"]
 
-VIEW_EVERY_DEBATE = "debates.view_debate"
+VIEW_EVERY_DEBATE = "engine.view_debate"
 
 
 def _instructor(user) -> bool:

@@ -1,16 +1,17 @@
-"""Debate formats: what differs between the debates that share ONE engine.
+"""Formats: what differs between the runs that share ONE engine.
 
-The engine (debates/orchestrator.py, claiming.py, calls.py + ledger.py,
+The engine (engine/orchestrator.py, claiming.py, calls.py + ledger.py,
 events.py, sse.py, tasks.py) claims a ``Debate`` row with a lease, walks its
 stages, pays each model call once (the ledger replays by request hash), and
 commits each stage — its rows, its events and its ``StageRun`` — in one
 transaction, so a killed worker resumes at the first stage not saved. None of
 that depends on *what* is being debated. A ``Format`` is the rest:
 
-- ``stages``: name -> a stage object with ``specs(state=, round=, cheap_model=)``
-  (the calls, built only from the saved state) and ``commit(debate=, state=,
-  round=, results=)`` (writes inside the stage's transaction and returns a
-  ``StageOutcome``: the state after it and, maybe, a stop decision);
+- ``stages``: name -> a :class:`engine.stages.Stage` (``specs`` and
+  ``commit``; its ``name`` is its key);
+- ``event_types``: the event types its stages and hooks record, besides the
+  engine's own (engine/event_types.py); the engine records no other for a run
+  of this format (engine/events.py);
 - ``next_stage(debate, state, done)``: the next (name, round) to run, given
   the set of (name, round) already in ``StageRun``; None when there is no
   more (the engine then ends the run with MAX_ROUNDS). A static plan is the
@@ -27,7 +28,9 @@ that depends on *what* is being debated. A ``Format`` is the rest:
   ``final_status``.
 
 Apps register their format in ``AppConfig.ready`` (the graph debate in
-debates/apps.py), so ``debates`` imports none of them.
+debates/apps.py), so the engine imports none of them; :func:`register_format`
+checks the declaration (stages that keep the contract, event types that are
+names of the format's own) and refuses a wrong one with :class:`FormatError`.
 """
 
 from __future__ import annotations
@@ -36,8 +39,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.event_types import ENGINE_EVENT_TYPES, EVENT_TYPE_PATTERN
+from engine.stages import Stage
+
 __all__ = [
     "Format",
+    "FormatError",
+    "check_format",
     "formats",
     "from_plan",
     "get_format",
@@ -52,7 +60,7 @@ NextStage = Callable[[Any, Any, frozenset], "tuple[str, int] | None"]
 class Format:
     name: str
     label: Any  # a (lazily) translated name for pages
-    stages: Mapping[str, Any]
+    stages: Mapping[str, Stage]
     next_stage: NextStage
     load_state: Callable[[Any], Any]
     state_hash: Callable[[Any], str]
@@ -67,13 +75,49 @@ class Format:
     # A format with its own replay page (the stress test): debate -> URL; the
     # debates replay redirects there. None: the debates dashboard replays it.
     replay_url: Callable[[Any], str] | None = None
+    # How the format's list page and a student's own page name it: a plural
+    # heading ("Inquiries"), one sentence saying what the list holds, and the
+    # button that starts a new one (its words and a callable -> URL). None:
+    # the graph debate's words, and no button.
+    plural_label: Any = None
+    about: Any = None
+    new_label: Any = None
+    new_url: Callable[[], str] | None = None
+    # The event types its stages and hooks record (the engine's own come on top).
+    event_types: tuple[str, ...] = ()
+
+
+class FormatError(ValueError):
+    """A format's declaration breaks the engine's contract (raised when it registers)."""
+
+
+def check_format(fmt: Format) -> None:
+    """Raise :class:`FormatError` naming what is wrong with a format's declaration."""
+    problems = []
+    if not fmt.stages:
+        problems.append("it has no stage")
+    for key, stage in fmt.stages.items():
+        if not isinstance(stage, Stage):
+            problems.append(f"stage {key!r} lacks name, specs() or commit()")
+        elif stage.name != key:
+            problems.append(f"stage {key!r} is named {stage.name!r}")
+    for event_type in fmt.event_types:
+        if not isinstance(event_type, str) or not EVENT_TYPE_PATTERN.fullmatch(event_type):
+            problems.append(f"event type {event_type!r} is not a short lower-case name")
+        elif event_type in ENGINE_EVENT_TYPES:
+            problems.append(f"event type {event_type!r} is the engine's own")
+    if len(set(fmt.event_types)) != len(fmt.event_types):
+        problems.append("an event type is declared twice")
+    if problems:
+        raise FormatError(f"format {fmt.name!r}: " + "; ".join(problems))
 
 
 _FORMATS: dict[str, Format] = {}
 
 
 def register_format(fmt: Format) -> None:
-    """Make a format runnable; registering the same name again replaces it."""
+    """Make a format runnable once its declaration is checked; the same name again replaces it."""
+    check_format(fmt)
     _FORMATS[fmt.name] = fmt
 
 
@@ -87,7 +131,7 @@ def formats() -> list[Format]:
 
 
 def from_plan(plan: Callable[[Any], list[tuple[str, int]]]) -> NextStage:
-    """``next_stage`` for a format whose stages are a fixed list per debate."""
+    """``next_stage`` for a format whose route is data: a fixed list of (stage, round) per run."""
 
     def next_stage(debate, state, done: frozenset) -> tuple[str, int] | None:
         for step in plan(debate):

@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand
 
 from config.background import uses_broker, wait_for_background
-from debates.services import resume_stale_debates
+from engine.services import resume_stale_debates
 
 
 class Command(BaseCommand):

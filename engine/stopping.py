@@ -1,0 +1,89 @@
+"""How a run stops, for every format: the decision, and the engine's own stop.
+
+A format's stop check (the graph debate's in debates/stopping.py) returns a
+:class:`StopDecision`: a reason (``engine.models.StopReason``), and for people
+a code with its parameters, worded at display time (engine/stop_messages.py).
+The engine adds one stop of its own, ``BUDGET``: the budget cannot pay for the
+next stage, checked *before* each stage by :func:`budget_decision`, from the
+stage's own prompts. It says nothing about the argument, so it is not one of
+any format's reasons. The functions are pure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext_noop
+
+from engine.models import StopReason
+from engine.stop_messages import english, register_stop_messages
+
+__all__ = [
+    "BUDGET",
+    "STOPPED_REASONS",
+    "StopDecision",
+    "budget_decision",
+    "is_budget_stop",
+]
+
+BUDGET = "budget"
+register_stop_messages(
+    {
+        BUDGET: gettext_noop(
+            "The next stage (%(stage)s, round %(round)s) would cost about "
+            "$%(estimate)s, but only $%(left)s of $%(budget)s is left."
+        ),
+        # The format's route has no stage left (engine/orchestrator.py): MAX_ROUNDS.
+        "all_rounds_done": gettext_noop("All rounds are done."),
+    }
+)
+
+# Reasons that end a run "stopped" (cut short) rather than "done".
+STOPPED_REASONS = frozenset({StopReason.BUDGET, StopReason.CRITICAL_DEFECT})
+
+
+@dataclass(frozen=True, slots=True)
+class StopDecision:
+    """Why a run stops: the reason, and for people a code with its parameters.
+
+    ``detail`` is the English sentence stored for exports and the command line;
+    pages word ``code`` and ``params`` in the reader's language.
+    """
+
+    reason: StopReason
+    detail: str
+    code: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def coded(cls, reason: StopReason, code: str, **params: Any) -> StopDecision:
+        return cls(reason, english(code, params), code, params)
+
+
+def budget_decision(
+    *, budget: Decimal, spent: Decimal, next_stage: str, round: int, estimate: Decimal
+) -> StopDecision | None:
+    """Stop before a stage whose estimated cost exceeds what is left of the budget."""
+    remaining = budget - spent
+    if estimate <= remaining:
+        return None
+    return StopDecision.coded(
+        StopReason.BUDGET,
+        BUDGET,
+        stage=next_stage,
+        round=round,
+        estimate=f"{estimate:.4f}",
+        left=f"{max(remaining, Decimal(0)):.4f}",
+        budget=f"{budget:.2f}",
+    )
+
+
+def is_budget_stop(*, reason: str, code: str) -> bool:
+    """True when a run ended because its budget could not pay for the next stage.
+
+    Events recorded before ``BUDGET`` was a reason of its own say ``CRITICAL_DEFECT``
+    with the ``budget`` code; the replays still read them.
+    """
+    return reason == StopReason.BUDGET or code == BUDGET
