@@ -186,9 +186,14 @@ def _preferred_containing(
 
 
 def credulous_acceptance(
-    af: ArgumentationFramework, arg: Hashable, semantics: str
+    af: ArgumentationFramework, arg: Hashable, semantics: str, *, witness: bool = True
 ) -> AcceptanceResult:
-    """Is ``arg`` in some extension? Witness: such an extension."""
+    """Is ``arg`` in some extension? Witness: such an extension.
+
+    ``witness=False`` skips growing a whole witness for a YES under complete or
+    preferred semantics (the answer comes from the ancestors alone); a caller
+    asking about every argument of a large framework saves most of the time.
+    """
     code = normalise_semantics(semantics)
     graph = af.graph
     target = af.index(arg)
@@ -206,6 +211,8 @@ def credulous_acceptance(
         found = _admissible_with(local_problem(graph, nodes=upstream), 0)
         if found is None:
             return AcceptanceResult(False)
+        if not witness:
+            return AcceptanceResult(True)
         seed = [upstream[v] for v in found]
         if code == "CO":
             codes = closure_codes(graph, seed=seed)
@@ -215,9 +222,13 @@ def credulous_acceptance(
 
 
 def skeptical_acceptance(
-    af: ArgumentationFramework, arg: Hashable, semantics: str
+    af: ArgumentationFramework, arg: Hashable, semantics: str, *, witness: bool = True
 ) -> AcceptanceResult:
-    """Is ``arg`` in every extension? Witness for NO: an extension without it."""
+    """Is ``arg`` in every extension? Witness for NO: an extension without it.
+
+    ``witness=False`` skips growing a whole witness for a NO under preferred
+    semantics (the answer comes from the ancestors alone).
+    """
     code = normalise_semantics(semantics)
     graph = af.graph
     target = af.index(arg)
@@ -235,6 +246,8 @@ def skeptical_acceptance(
         found = _preferred_without(local_problem(graph, nodes=upstream), 0)
         if found is None:
             return AcceptanceResult(True)
+        if not witness:
+            return AcceptanceResult(False)
         # Preferred among the ancestors, so growing it never adds the target.
         seed = [upstream[v] for v in found]
         return AcceptanceResult(False, _preferred_containing(af, reduct, target, seed))

@@ -9,6 +9,7 @@ from argumentation import (
     grounded_labelling,
     is_complete,
 )
+from argumentation.grounded import IN, OUT, REMOVED, UNDEC, closure_codes
 
 
 def test_it_alternates_labels_along_a_long_chain():
@@ -55,3 +56,21 @@ def test_it_labels_outside_exactly_what_the_extension_attacks():
         beaten = bool(af.attackers(argument) & extension)
         assert (label is Label.IN) == (argument in extension)
         assert (label is Label.OUT) == beaten
+
+
+def test_it_labels_the_framework_without_the_removed_arguments():
+    # a -> b -> c -> d: grounded a, c IN. Without a, b is unattacked and IN, so c is OUT
+    # and d IN; without b, c is IN and d OUT again.
+    af = ArgumentationFramework("abcd", [("a", "b"), ("b", "c"), ("c", "d")])
+    index = {argument: i for i, argument in enumerate(af.arguments)}
+    assert closure_codes(af.graph, removed=[index["a"]]) == bytearray([REMOVED, IN, OUT, IN])
+    assert closure_codes(af.graph, removed=[index["b"]]) == bytearray([IN, REMOVED, IN, OUT])
+
+
+def test_it_neither_lets_a_removed_argument_attack_nor_be_beaten():
+    # x attacks itself and y; z attacks x. Removing z leaves x and y UNDEC; removing x
+    # frees y; an IN z attacking a removed x does not count x's attack on y twice.
+    af = ArgumentationFramework("xyzw", [("x", "x"), ("x", "y"), ("z", "x"), ("w", "y")])
+    assert closure_codes(af.graph, removed=[2, 3]) == bytearray([UNDEC, UNDEC, REMOVED, REMOVED])
+    assert closure_codes(af.graph, removed=[0, 3]) == bytearray([REMOVED, IN, IN, REMOVED])
+    assert closure_codes(af.graph, removed=[0]) == bytearray([REMOVED, OUT, IN, IN])

@@ -30,6 +30,7 @@ from argumentation import (
     stable_extensions,
 )
 from argumentation.extensions import _complete_sets, _preferred_sets, _stable_sets
+from argumentation.grounded import REMOVED, closure_codes
 from argumentation.sat_encoding import local_problem
 
 from .brute_force import BruteForce
@@ -82,6 +83,32 @@ def test_it_labels_like_the_least_complete_extension(framework: tuple[list[int],
     assert {a: str(label) for a, label in grounded_labelling(af).items()} == (
         reference.grounded_labels()
     )
+
+
+@settings(max_examples=200, deadline=None)
+@given(frameworks(), st.data())
+def test_it_labels_without_removed_arguments_like_the_smaller_framework(
+    framework: tuple[list[int], Pairs], data: st.DataObject
+):
+    arguments, attacks = framework
+    removed = data.draw(st.sets(st.sampled_from(arguments)) if arguments else st.just(set()))
+    kept = [a for a in arguments if a not in removed]
+    smaller = BruteForce(kept, {(a, b) for a, b in attacks if a in kept and b in kept})
+    # A seed admissible in the smaller framework: its least complete superset is labelled.
+    admissible = sorted(
+        (s for s in smaller.subsets if smaller.admissible(s)), key=lambda s: sorted(s)
+    )
+    seed = data.draw(st.sampled_from(admissible))
+    least = min((s for s in smaller.subsets if smaller.complete(s) and seed <= s), key=len)
+    af = ArgumentationFramework(arguments, attacks)
+    codes = closure_codes(af.graph, seed=sorted(seed), removed=sorted(removed))
+    names = {1: "IN", 2: "OUT", 0: "UNDEC", REMOVED: "REMOVED"}
+    got = {a: names[codes[i]] for i, a in enumerate(af.arguments)}
+    expected = {a: "REMOVED" for a in removed} | {
+        a: "IN" if a in least else "OUT" if smaller.attacks_argument(least, a) else "UNDEC"
+        for a in kept
+    }
+    assert got == expected
 
 
 @settings(max_examples=300, deadline=None)

@@ -1,0 +1,482 @@
+"""Argument schemes and their critical questions (Walton, Reed & Macagno 2008), EN/ES.
+
+A Toulmin warrant is an inference rule of some kind: "experts say so", "this
+causes that", "it worked elsewhere", "it will bring good things". Each kind is
+an *argument scheme*, and each scheme comes with *critical questions*: the
+standard ways of challenging an argument of that kind. This module names a few
+common schemes, guesses which one a student's warrant uses (cue words, no
+model), and turns three of its critical questions into objections aimed at the
+Toulmin element each question challenges, typed as ASPIC+ attacks
+(`argumentation.attack_types`): a question about the evidence undermines the
+grounds (or their backing), one about the rule undercuts the warrant, one about
+exceptions or costs rebuts the claim.
+
+Sources: D. Walton, C. Reed & F. Macagno (2008), *Argumentation Schemes*,
+Cambridge University Press (ch. 1 and the compendium, ch. 9); the questions are
+shortened and reworded for students.
+
+Pure: no Django, no network, no model. Used by the offline stress test
+(`stresstests/offline.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+__all__ = [
+    "SCHEMES",
+    "CriticalQuestion",
+    "Objection",
+    "Scheme",
+    "identify_scheme",
+    "objections",
+]
+
+# ASPIC+ attack type for each element a question may target.
+_ATTACK_TYPE = {
+    "claim": "rebut",
+    "grounds": "undermine",
+    "groundsBacking": "undermine",
+    "warrantBacking": "undermine",
+    "warrant": "undercut",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CriticalQuestion:
+    """One critical question: what it challenges and the objection it raises, EN/ES.
+
+    ``target`` is the Toulmin element it challenges; a question about a backing
+    falls back to the element the backing supports when the student gave none.
+    ``exception`` marks a question that asks for exceptions: a student who
+    listed exceptions in the rebuttal step has already conceded it.
+    """
+
+    code: str
+    target: str
+    question: Mapping[str, str]
+    objection: Mapping[str, str]
+    exception: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Scheme:
+    code: str
+    name: Mapping[str, str]
+    cues: Mapping[str, tuple[str, ...]]
+    questions: tuple[CriticalQuestion, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Objection:
+    """A critical question put to one element of a student's argument."""
+
+    scheme: str
+    question_code: str
+    element: str  # the Toulmin element attacked (camelCase, as the coach names them)
+    attack_type: str  # rebut | undermine | undercut
+    counter_proposition: str
+    rationale: str
+    exception: bool
+
+
+def _cq(code, target, q_en, q_es, o_en, o_es, exception=False) -> CriticalQuestion:
+    return CriticalQuestion(
+        code, target, {"en": q_en, "es": q_es}, {"en": o_en, "es": o_es}, exception
+    )
+
+
+EXPERT = Scheme(
+    "expert_opinion",
+    {"en": "argument from expert opinion", "es": "argumento de autoridad experta"},
+    {
+        "en": (
+            "expert",
+            "study",
+            "studies",
+            "research",
+            "scientist",
+            "according to",
+            "report",
+            "survey",
+            "evidence shows",
+            "who ",
+            "published",
+        ),
+        "es": (
+            "experto",
+            "estudio",
+            "investigación",
+            "científic",
+            "según",
+            "informe",
+            "encuesta",
+            "publicad",
+            "la oms",
+        ),
+    },
+    (
+        _cq(
+            "expert.expertise",
+            "groundsBacking",
+            "Is the source a real expert in this very field, and is it named?",
+            "¿Es la fuente experta de verdad en este campo, y se la nombra?",
+            "The source behind your evidence may not be an expert in this field, or is not "
+            "named well enough to check.",
+            "La fuente de tus datos puede no ser experta en este campo, o no está nombrada "
+            "con precisión suficiente para comprobarla.",
+        ),
+        _cq(
+            "expert.consistency",
+            "warrant",
+            "Do other experts in the field agree, or is this one voice?",
+            "¿Coinciden otros expertos del campo, o es una sola voz?",
+            "One source saying so is not enough: other experts may disagree.",
+            "Que lo diga una fuente no basta: otros expertos pueden no estar de acuerdo.",
+        ),
+        _cq(
+            "expert.exceptions",
+            "claim",
+            "Does what the experts found apply to the case your claim is about?",
+            "¿Lo que hallaron los expertos se aplica al caso de tu afirmación?",
+            "What the experts found may not apply to the case your claim is about.",
+            "Lo que hallaron los expertos puede no aplicarse al caso de tu afirmación.",
+            exception=True,
+        ),
+    ),
+)
+
+CAUSE = Scheme(
+    "cause_to_effect",
+    {"en": "argument from cause to effect", "es": "argumento de causa a efecto"},
+    {
+        "en": (
+            "cause",
+            "leads to",
+            "lead to",
+            "results in",
+            "reduce",
+            "lower",
+            "increase",
+            "raise",
+            "cut ",
+            "prevent",
+            "effect",
+            "makes ",
+            "because",
+        ),
+        "es": (
+            "causa",
+            "provoca",
+            "conduce",
+            "produce",
+            "reduc",
+            "baja",
+            "aument",
+            "evita",
+            "efecto",
+            "hace que",
+            "porque",
+        ),
+    },
+    (
+        _cq(
+            "cause.evidence",
+            "grounds",
+            "Is the evidence of the effect accurate and measured well?",
+            "¿Están bien medidos los datos del efecto?",
+            "The figures in your grounds may be measured in a way that exaggerates the effect.",
+            "Las cifras de tus datos pueden estar medidas de un modo que exagera el efecto.",
+        ),
+        _cq(
+            "cause.other_cause",
+            "warrant",
+            "Could something else have caused the effect?",
+            "¿Pudo causar el efecto otra cosa?",
+            "Something else may have caused the change: two things happening together do "
+            "not show that one causes the other.",
+            "Otra cosa puede haber causado el cambio: que dos cosas ocurran juntas no "
+            "demuestra que una cause la otra.",
+        ),
+        _cq(
+            "cause.here",
+            "claim",
+            "Will the cause have the same effect here, where conditions differ?",
+            "¿Tendrá la causa el mismo efecto aquí, donde las condiciones son otras?",
+            "Where conditions differ, the same cause may not bring the same effect.",
+            "Donde las condiciones son otras, la misma causa puede no traer el mismo efecto.",
+            exception=True,
+        ),
+    ),
+)
+
+CONSEQUENCES = Scheme(
+    "consequences",
+    {"en": "argument from consequences", "es": "argumento por las consecuencias"},
+    {
+        "en": (
+            "should",
+            "worth",
+            "benefit",
+            "better",
+            "good for",
+            "improve",
+            "safer",
+            "cheaper",
+            "healthier",
+            "cost",
+            "harm",
+        ),
+        "es": (
+            "debería",
+            "vale la pena",
+            "benefici",
+            "mejor",
+            "mejora",
+            "más segur",
+            "más barat",
+            "más san",
+            "coste",
+            "costo",
+            "daño",
+        ),
+    },
+    (
+        _cq(
+            "consequences.likely",
+            "grounds",
+            "How likely is it that the good consequences will actually happen?",
+            "¿Qué probabilidad hay de que las buenas consecuencias ocurran de verdad?",
+            "Your evidence does not show that the good consequences are likely here.",
+            "Tus datos no muestran que las buenas consecuencias sean probables aquí.",
+        ),
+        _cq(
+            "consequences.worth",
+            "warrant",
+            "Are the good consequences worth what they cost, and to whom?",
+            "¿Compensan las buenas consecuencias lo que cuestan, y a quién?",
+            "A good result is not enough on its own: it may cost more than it is worth, or "
+            "cost the wrong people.",
+            "Un buen resultado no basta por sí solo: puede costar más de lo que vale, o "
+            "costárselo a quien no debe.",
+        ),
+        _cq(
+            "consequences.side_effects",
+            "claim",
+            "Are there bad consequences that outweigh the good ones?",
+            "¿Hay malas consecuencias que pesen más que las buenas?",
+            "Bad side effects may outweigh the good consequences you name.",
+            "Los efectos secundarios malos pueden pesar más que las buenas consecuencias "
+            "que nombras.",
+            exception=True,
+        ),
+    ),
+)
+
+EXAMPLE = Scheme(
+    "example",
+    {"en": "argument from example", "es": "argumento por el ejemplo"},
+    {
+        "en": (
+            "for example",
+            "for instance",
+            "cities that",
+            "countries that",
+            "in other",
+            "elsewhere",
+            "several",
+            "many ",
+            "most ",
+            "such as",
+            "case of",
+        ),
+        "es": (
+            "por ejemplo",
+            "ciudades que",
+            "países que",
+            "en otr",
+            "varios",
+            "varias",
+            "muchos",
+            "muchas",
+            "la mayoría",
+            "como en",
+            "el caso de",
+        ),
+    },
+    (
+        _cq(
+            "example.enough",
+            "grounds",
+            "Are there enough examples, and are they described accurately?",
+            "¿Hay ejemplos suficientes, y están bien descritos?",
+            "A few examples may not be enough to support a general rule.",
+            "Unos pocos ejemplos pueden no bastar para sostener una regla general.",
+        ),
+        _cq(
+            "example.typical",
+            "warrant",
+            "Are the examples typical of the case your claim is about?",
+            "¿Son los ejemplos típicos del caso de tu afirmación?",
+            "The examples may differ from your case in ways that matter.",
+            "Los ejemplos pueden diferir de tu caso en aspectos que importan.",
+        ),
+        _cq(
+            "example.counter",
+            "claim",
+            "Are there counterexamples, where the same thing did not work?",
+            "¿Hay contraejemplos, donde lo mismo no funcionó?",
+            "There may be cases where the same thing did not work.",
+            "Puede haber casos en que lo mismo no funcionó.",
+            exception=True,
+        ),
+    ),
+)
+
+ANALOGY = Scheme(
+    "analogy",
+    {"en": "argument from analogy", "es": "argumento por analogía"},
+    {
+        "en": (
+            "like ",
+            "just as",
+            "similar",
+            "same as",
+            "the same way",
+            "analogous",
+            "compared to",
+        ),
+        "es": (
+            "igual que",
+            "del mismo modo",
+            "similar",
+            "parecid",
+            "análog",
+            "al igual",
+            "comparad",
+        ),
+    },
+    (
+        _cq(
+            "analogy.facts",
+            "grounds",
+            "Is what you say about the other case true?",
+            "¿Es cierto lo que dices del otro caso?",
+            "What you say about the case you compare with may not be accurate.",
+            "Lo que dices del caso con que comparas puede no ser exacto.",
+        ),
+        _cq(
+            "analogy.similar",
+            "warrant",
+            "Are the two cases alike in the respects that matter here?",
+            "¿Se parecen los dos casos en lo que importa aquí?",
+            "The two cases may be alike on the surface but differ where it matters.",
+            "Los dos casos pueden parecerse por fuera pero diferir en lo que importa.",
+        ),
+        _cq(
+            "analogy.difference",
+            "claim",
+            "Is there a difference between the cases that changes the conclusion?",
+            "¿Hay alguna diferencia entre los casos que cambie la conclusión?",
+            "A difference between the cases may lead to the opposite conclusion.",
+            "Una diferencia entre los casos puede llevar a la conclusión contraria.",
+            exception=True,
+        ),
+    ),
+)
+
+# The fallback: any defeasible rule (Walton's general questions for a premise, the
+# rule and exceptions), used when no cue points at a more specific scheme.
+RULE = Scheme(
+    "defeasible_rule",
+    {"en": "argument from a general rule", "es": "argumento a partir de una regla general"},
+    {"en": (), "es": ()},
+    (
+        _cq(
+            "rule.grounds",
+            "grounds",
+            "Is the evidence in your grounds true, and enough?",
+            "¿Son ciertos tus datos, y suficientes?",
+            "Your grounds may not be accurate or complete enough to carry the claim.",
+            "Tus datos pueden no ser exactos o completos como para sostener la afirmación.",
+        ),
+        _cq(
+            "rule.holds",
+            "warrant",
+            "Does the general rule in your warrant hold, and what backs it?",
+            "¿Se cumple la regla general de tu garantía, y qué la respalda?",
+            "The rule in your warrant may not hold in general.",
+            "La regla de tu garantía puede no cumplirse en general.",
+        ),
+        _cq(
+            "rule.exception",
+            "claim",
+            "Is this case an exception to the rule?",
+            "¿Es este caso una excepción a la regla?",
+            "Your case may be an exception to the rule.",
+            "Tu caso puede ser una excepción a la regla.",
+            exception=True,
+        ),
+    ),
+)
+
+# Most specific first: a tie in cue counts goes to the earlier scheme.
+SCHEMES: tuple[Scheme, ...] = (EXPERT, CAUSE, ANALOGY, EXAMPLE, CONSEQUENCES, RULE)
+
+_WORDS = re.compile(r"\s+")
+
+
+def _cue_hits(scheme: Scheme, text: str, language: str) -> int:
+    text = " " + _WORDS.sub(" ", text.lower()) + " "
+    return sum(text.count(cue) for cue in scheme.cues.get(language, scheme.cues["en"]))
+
+
+def identify_scheme(elements: Mapping[str, str], *, language: str = "en") -> Scheme:
+    """The scheme the warrant most likely uses: cue words in the warrant count double,
+    those in the grounds and backings once; no cue at all gives the general rule."""
+    language = language if language in ("en", "es") else "en"
+
+    def score(scheme: Scheme) -> int:
+        weighted = (("warrant", 2), ("warrantBacking", 1), ("grounds", 1), ("groundsBacking", 1))
+        return sum(
+            weight * _cue_hits(scheme, elements.get(name) or "", language)
+            for name, weight in weighted
+        )
+
+    best = max(SCHEMES, key=lambda scheme: (score(scheme), -SCHEMES.index(scheme)))
+    return best if score(best) > 0 else RULE
+
+
+def _fallback(target: str, elements: Mapping[str, str]) -> str:
+    # A question about a backing the student did not write challenges what it would back.
+    if target == "groundsBacking" and not (elements.get("groundsBacking") or "").strip():
+        return "grounds"
+    if target == "warrantBacking" and not (elements.get("warrantBacking") or "").strip():
+        return "warrant"
+    return target
+
+
+def objections(elements: Mapping[str, str], *, language: str = "en") -> list[Objection]:
+    """The critical questions of the warrant's scheme, as typed objections (one per
+    question, in the scheme's order), worded in ``language`` ("en" or "es")."""
+    language = language if language in ("en", "es") else "en"
+    scheme = identify_scheme(elements, language=language)
+    name = scheme.name[language]
+    found = []
+    for question in scheme.questions:
+        element = _fallback(question.target, elements)
+        label = "Pregunta crítica" if language == "es" else "Critical question"
+        found.append(
+            Objection(
+                scheme=scheme.code,
+                question_code=question.code,
+                element=element,
+                attack_type=_ATTACK_TYPE[element],
+                counter_proposition=question.objection[language],
+                rationale=f"{label} ({name}): {question.question[language]}",
+                exception=question.exception,
+            )
+        )
+    return found
