@@ -8,68 +8,59 @@ student is a 404 on the change pages and on every custom view alike.
 
 from __future__ import annotations
 
-import csv
 from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.contrib.admin.utils import unquote
-from django.db.models import Count, QuerySet
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from classroom.admin_scoping import ClassScopedAdmin, NotYoursIs404, students_of_the_page_object
 from classroom.analytics_data import assignment_summary, classroom_summary
 from classroom.analytics_page import figures
 from classroom.criteria import CRITERIA, parse_required
 from classroom.forms import AddStudentsForm
-from classroom.models import Assignment, AssignmentExtension, Classroom, Membership, Submission
+from classroom.models import (
+    Assignment,
+    AssignmentExtension,
+    AssignmentKind,
+    Classroom,
+    Membership,
+    Submission,
+)
 from classroom.presenters import page_language
 from classroom.progress import SORTS, filter_rows, grid_rows, sort_rows
-from classroom.services import add_students
+from classroom.services import INSTRUCTOR_GROUP, add_students
 from classroom.work import work_context
 from coach.steps import STEPS, label_for
 from config.admin_tools import ViewOnlyMixin
+from config.languages import language_choices
+from llm import api_key_configured
 from untrusted import parse_int
+from untrusted.spreadsheet import safe_writer
 
-# Feedback, rubrics and release (issue 12 §3) hang off Submission: add their
+# Feedback, rubrics and release hang off Submission: add their
 # inlines to SubmissionAdmin and their links to the grid's cells here.
 
 
-class NotYoursIs404:
-    """Another instructor's object is a 404 on its change, history and delete pages.
-
-    Django's admin redirects to the index for an object outside the queryset
-    ("doesn't exist. Perhaps it was deleted?"); a plain 404 says nothing more.
-    """
-
-    def _require_own(self, request: HttpRequest, object_id: str) -> None:
-        if self.get_object(request, unquote(object_id)) is None:
-            raise Http404
-
-    def change_view(self, request: HttpRequest, object_id: str, *args: Any, **kwargs: Any) -> Any:
-        self._require_own(request, object_id)
-        return super().change_view(request, object_id, *args, **kwargs)
-
-    def history_view(self, request: HttpRequest, object_id: str, *args: Any, **kwargs: Any) -> Any:
-        self._require_own(request, object_id)
-        return super().history_view(request, object_id, *args, **kwargs)
-
-    def delete_view(self, request: HttpRequest, object_id: str, *args: Any, **kwargs: Any) -> Any:
-        self._require_own(request, object_id)
-        return super().delete_view(request, object_id, *args, **kwargs)
-
-
 class MembershipInline(admin.TabularInline):
+    """The class's students, to read and remove. Students join with the code or are
+    added by username on "Add students": no id box that would take any account."""
+
     model = Membership
     extra = 0
     fields = ("student", "joined_at")
-    readonly_fields = ("joined_at",)
-    raw_id_fields = ("student",)
+    readonly_fields = ("student", "joined_at")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Classroom)
@@ -79,6 +70,9 @@ class ClassroomAdmin(NotYoursIs404, admin.ModelAdmin):
     search_fields = ("name", "join_code")
     readonly_fields = ("join_code", "created_at", "add_students_link", "analytics_link")
     inlines = (MembershipInline,)
+    # Two lists with a filter box, moved between by keyboard (Enter, arrows), instead
+    # of a Ctrl-click list of every account.
+    filter_horizontal = ("instructors",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return (
@@ -91,10 +85,32 @@ class ClassroomAdmin(NotYoursIs404, admin.ModelAdmin):
         )
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        fields = ["name", "join_code", "add_students_link", "analytics_link", "created_at"]
+        # A new class shows no code: the one a blank form would show is not the one
+        # saved (each new row draws its own), and a teacher would copy the wrong one.
+        fields = ["name"] if obj is None else ["name", "join_code"]
+        fields += ["add_students_link", "analytics_link", "created_at"] if obj else []
         if request.user.is_superuser:
             fields.insert(1, "instructors")
         return fields
+
+    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "instructors":
+            # Instructors only (and whoever is filling the form): never a student.
+            kwargs["queryset"] = (
+                get_user_model()
+                .objects.filter(Q(groups__name=INSTRUCTOR_GROUP) | Q(pk=request.user.pk))
+                .distinct()
+                .order_by("username")
+            )
+            kwargs["help_text"] = _(
+                "Type in a filter box to find an instructor; double-click or Enter moves them "
+                "to the other list."
+            )
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        # Whoever creates a class teaches it: chosen already.
+        return {**super().get_changeform_initial_data(request), "instructors": [request.user.pk]}
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
@@ -182,6 +198,18 @@ def _criteria_choices() -> list[tuple[str, str]]:
     return [(c.code, f"{label_for(c.step, language)}: {c.label(language)}") for c in CRITERIA]
 
 
+NO_AI_TRIAL = _(
+    "Not available on this site yet: trials need the AI service, which is not set up "
+    "(no ANTHROPIC_API_KEY). Ask for a stress test instead: without the AI service, "
+    "students answer the critical questions of their warrant's kind of argument."
+)
+NO_AI_STRESS_TEST = _(
+    "Without the AI service (no ANTHROPIC_API_KEY on this site), students stress-test "
+    "their argument with the critical questions of its warrant's kind of argument, "
+    "checked by simple rules; AI personas attack it once the service is set up."
+)
+
+
 class AssignmentForm(forms.ModelForm):
     criteria = forms.MultipleChoiceField(
         label=_("required criteria"),
@@ -200,6 +228,25 @@ class AssignmentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         stored = parse_required(self.instance.required_criteria or {})
         self.fields["criteria"].initial = [code for codes in stored.values() for code in codes]
+        # The content's language named in the reader's ("inglés" on a Spanish page).
+        self.fields["language"].choices = language_choices()
+        # Django's split date and time boxes have no label of their own: name each.
+        # (A class discussion's assignment shows neither: they are the discussion's.)
+        due = self.fields["due_at"].widget if "due_at" in self.fields else None
+        if isinstance(due, forms.MultiWidget):
+            due.widgets[0].attrs["aria-label"] = _("Due date: the day")
+            due.widgets[1].attrs["aria-label"] = _("Due date: the time")
+        if not api_key_configured() and "asks_trial" in self.fields:
+            # Say on the form what this site cannot run, before anyone asks it of a student.
+            self.fields["asks_trial"].help_text = NO_AI_TRIAL
+            self.fields["asks_stress_test"].help_text = NO_AI_STRESS_TEST
+
+    def clean_asks_trial(self) -> bool:
+        asks = self.cleaned_data.get("asks_trial", False)
+        # Refused only when newly ticked: an older assignment stays editable.
+        if asks and "asks_trial" in self.changed_data and not api_key_configured():
+            raise forms.ValidationError(NO_AI_TRIAL, code="no_ai_service")
+        return asks
 
     def save(self, commit: bool = True) -> Assignment:
         by_step: dict[str, list[str]] = {}
@@ -214,44 +261,88 @@ class AssignmentForm(forms.ModelForm):
 class ExtensionInline(admin.TabularInline):
     model = AssignmentExtension
     extra = 0
-    raw_id_fields = ("student",)
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "student":
+            # The assignment's own students only (none before the assignment is saved);
+            # the assignment itself is one the user teaches (NotYoursIs404).
+            kwargs["queryset"] = students_of_the_page_object(request, through="assignments")
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class LanguageFilter(admin.SimpleListFilter):
+    """The assignment's language, named in the reader's ("inglés" on a Spanish page)."""
+
+    title = _("language")
+    parameter_name = "language"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return language_choices()
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        return queryset.filter(language=self.value()) if self.value() else queryset
 
 
 @admin.register(Assignment)
-class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
+class AssignmentAdmin(ClassScopedAdmin, admin.ModelAdmin):
     form = AssignmentForm
-    list_display = ("title", "classroom", "due_at", "coach_policy", "turn_quota", "grid_link")
-    list_filter = ("coach_policy", "language")
+    list_display = ("title", "classroom", "kind", "due_at", "coach_policy", "turn_quota")
+    list_display += ("grid_link",)
+    # Related filters list only what the user's own rows point at (scoped by get_queryset).
+    list_filter = (("classroom", admin.RelatedOnlyFieldListFilter), "kind", "coach_policy")
+    list_filter += (LanguageFilter,)
     search_fields = ("title", "prompt", "classroom__name")
     inlines = (ExtensionInline,)
+    scoped_related = ("classroom",)
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return (
-            super()
-            .get_queryset(request)
-            .filter(classroom__in=Classroom.objects.taught_by(request.user))
-            .select_related("classroom")
-        )
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        # A new assignment is in the teacher's language, for their class if they have one.
+        initial = {"language": page_language(), **super().get_changeform_initial_data(request)}
+        taught = list(Classroom.objects.taught_by(request.user).values_list("pk", flat=True)[:2])
+        if len(taught) == 1:
+            initial.setdefault("classroom", taught[0])
+        return initial
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        if _is_discussion(obj):
+            return [(None, {"fields": (*DISCUSSION_MIRRORED, "language", "discussion_link")})]
         return [
             (None, {"fields": ("classroom", "title", "prompt", "due_at", "language")}),
             (_("The coach"), {"fields": ("coach_policy", "turn_quota", "criteria")}),
             (_("Also asked"), {"fields": ("asks_trial", "asks_stress_test")}),
         ]
 
-    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        if db_field.name == "classroom":
-            kwargs["queryset"] = Classroom.objects.taught_by(request.user)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
     def save_model(self, request: HttpRequest, obj: Assignment, form: Any, change: bool) -> None:
         if not change:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # A discussion's title, thesis and closing time are edited on the discussion.
+        return (*DISCUSSION_MIRRORED, "discussion_link") if _is_discussion(obj) else ()
+
+    def get_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
+        return () if _is_discussion(obj) else self.inlines
+
+    @admin.display(description=_("class discussion"))
+    def discussion_link(self, assignment: Assignment) -> str:
+        discussion = getattr(assignment, "discussion", None)
+        if discussion is None:
+            return "—"
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("admin:discussions_discussion_change", args=[discussion.pk]),
+            _("edit the discussion (its title, thesis and closing time are this assignment's)"),
+        )
+
     @admin.display(description=_("progress"))
     def grid_link(self, assignment: Assignment) -> str:
+        if _is_discussion(assignment):
+            return format_html(
+                '<a href="{}">{}</a>',
+                reverse("admin:classroom_assignment_grid", args=[assignment.pk]),
+                _("progress grid"),
+            )
         return format_html(
             '<a href="{}">{}</a> · <a href="{}">{}</a>',
             reverse("admin:classroom_assignment_grid", args=[assignment.pk]),
@@ -302,8 +393,21 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
         )
         return rows, {"stuck": stuck, "overdue": overdue, "reliance": reliance, "sort": sort}
 
+    def _discussion_redirect(
+        self, assignment: Assignment, view: str, *args: Any
+    ) -> HttpResponse | None:
+        """A discussion's grid, CSV and work view are the discussion's own (discussions.admin)."""
+        if not _is_discussion(assignment):
+            return None
+        discussion = getattr(assignment, "discussion", None)
+        if discussion is None:
+            raise Http404
+        return redirect(f"admin:discussions_discussion_{view}", discussion.pk, *args)
+
     def grid_view(self, request: HttpRequest, assignment_id: int) -> HttpResponse:
         assignment = self._assignment(request, assignment_id)
+        if (elsewhere := self._discussion_redirect(assignment, "grid")) is not None:
+            return elsewhere
         rows, chosen = self._rows(request, assignment)
         context = {
             **self.admin_site.each_context(request),
@@ -320,17 +424,21 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
             ],
             "opts": self.model._meta,
             "now": timezone.now(),
+            # The grid needs the page's whole width (the admin's model menu is one click away).
+            "is_nav_sidebar_enabled": False,
         }
         return TemplateResponse(request, "admin/classroom/grid.html", context)
 
     def grid_csv_view(self, request: HttpRequest, assignment_id: int) -> HttpResponse:
         assignment = self._assignment(request, assignment_id)
+        if (elsewhere := self._discussion_redirect(assignment, "grid_csv")) is not None:
+            return elsewhere
         rows, _chosen = self._rows(request, assignment)
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = (
             f'attachment; filename="grid-assignment-{assignment.pk}.csv"'
         )
-        writer = csv.writer(response)
+        writer = safe_writer(response)
         writer.writerow(
             ["student", "current_step", "complete", "turns", "turns_on_step", "overdue"]
             + ["coach_reliance"]
@@ -341,8 +449,7 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
         asked_columns = int(assignment.asks_trial) + int(assignment.asks_stress_test)
         for row in rows:
             writer.writerow(
-                _spreadsheet_safe(value)
-                for value in [
+                [
                     row.student.get_username(),
                     row.current_step,
                     row.complete,
@@ -358,6 +465,8 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
 
     def analytics_view(self, request: HttpRequest, assignment_id: int) -> HttpResponse:
         assignment = self._assignment(request, assignment_id)
+        if (elsewhere := self._discussion_redirect(assignment, "grid")) is not None:
+            return elsewhere
         return _analytics_response(
             request,
             admin_site=self.admin_site,
@@ -375,6 +484,10 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
             pk=submission_id,
             assignment=assignment,
         )
+        if (
+            elsewhere := self._discussion_redirect(assignment, "work", submission.student_id)
+        ) is not None:
+            return elsewhere
         context = {
             **self.admin_site.each_context(request),
             **work_context(submission),
@@ -383,6 +496,13 @@ class AssignmentAdmin(NotYoursIs404, admin.ModelAdmin):
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/classroom/work.html", context)
+
+
+DISCUSSION_MIRRORED = ("classroom", "title", "prompt", "due_at")
+
+
+def _is_discussion(assignment: Assignment | None) -> bool:
+    return assignment is not None and assignment.kind == AssignmentKind.DISCUSSION
 
 
 def _analytics_response(
@@ -400,7 +520,10 @@ def _analytics_response(
         "title": title,
         "classroom": classroom,
         "assignment": assignment,
-        "assignments": classroom.assignments.order_by("created_at", "id"),
+        # The coach's measures are of arguments: a class discussion's are on its own grid.
+        "assignments": classroom.assignments.filter(kind=AssignmentKind.ARGUMENT).order_by(
+            "created_at", "id"
+        ),
         "summary": summary,
         "figures": figures(summary),
         "opts": opts,
@@ -408,25 +531,14 @@ def _analytics_response(
     return TemplateResponse(request, "admin/classroom/analytics.html", context)
 
 
-def _spreadsheet_safe(value: Any) -> Any:
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
 @admin.register(Submission)
-class SubmissionAdmin(NotYoursIs404, ViewOnlyMixin, admin.ModelAdmin):
+class SubmissionAdmin(ClassScopedAdmin, ViewOnlyMixin, admin.ModelAdmin):
     list_display = ("student", "assignment", "started_at", "work_link")
-    list_filter = ("assignment",)
+    # Only the assignments of the classes the user teaches (get_queryset), never every title.
+    list_filter = (("assignment", admin.RelatedOnlyFieldListFilter),)
     search_fields = ("student__username", "assignment__title")
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return (
-            super()
-            .get_queryset(request)
-            .filter(assignment__classroom__in=Classroom.objects.taught_by(request.user))
-            .select_related("student", "assignment")
-        )
+    class_path = "assignment__classroom"
+    scoped_related = ("student", "assignment")
 
     @admin.display(description=_("argument"))
     def work_link(self, submission: Submission) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from classroom.models import Assignment
-from debates.models import DebateStatus
+from engine.models import DebateStatus
 from stresstests.models import StressTest
 from trials.models import Trial
 

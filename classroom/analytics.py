@@ -1,4 +1,4 @@
-"""Class analytics (issue 12 §4): what a class's arguments say about where students struggle. Pure.
+"""Class analytics: what a class's arguments say about where students struggle. Pure.
 
 The input is one :class:`Work` per student's argument for an assignment
 (plain data, loaded by ``classroom.analytics_data``); the output is a

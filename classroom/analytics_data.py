@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 
 from classroom.also_asked import latest_trials
 from classroom.analytics import REJECTED_BY_SCHEMA, Summary, Work, summarize
-from classroom.models import Assignment, Classroom, Membership, Submission
+from classroom.models import Assignment, AssignmentKind, Classroom, Membership, Submission
 from coach.models import CoachTurn
 from coach.steps import STEPS
 from trials.models import TrialStatus
@@ -26,11 +26,14 @@ __all__ = ["assignment_summary", "classroom_summary", "works_for"]
 GUARD_ORDER: tuple[str, ...] = (
     "step_coercion",
     "empty_value",
+    "question",
     "first_turn_bias",
     "advance_gating",
     "next_step",
     "confirmation",
     "no_proposals",
+    "rejected",
+    "criteria",
     "schema",
     "question_appending",
 )
@@ -77,7 +80,8 @@ def works_for(submissions: QuerySet[Submission]) -> list[Work]:
 
 def _members_submissions(classroom: Classroom) -> QuerySet[Submission]:
     members = Membership.objects.filter(classroom=classroom).values("student_id")
-    return Submission.objects.filter(student_id__in=members)
+    # Arguments only: a class discussion's submissions have none (its grid says the rest).
+    return Submission.objects.filter(student_id__in=members, argument__isnull=False)
 
 
 def _summary(works: list[Work], seats: int) -> Summary:
@@ -91,8 +95,8 @@ def assignment_summary(assignment: Assignment) -> Summary:
 
 
 def classroom_summary(classroom: Classroom) -> Summary:
-    """Every assignment of the class together: seats are students × assignments."""
+    """Every argument assignment of the class together: seats are students × assignments."""
     students = Membership.objects.filter(classroom=classroom).count()
-    assignments = classroom.assignments.count()
+    assignments = classroom.assignments.filter(kind=AssignmentKind.ARGUMENT).count()
     works = works_for(_members_submissions(classroom).filter(assignment__classroom=classroom))
     return _summary(works, students * assignments)

@@ -28,11 +28,14 @@ __all__ = ["Figure", "GUARD_LABELS", "figures"]
 GUARD_LABELS = {
     "step_coercion": gettext_lazy("kept the reply on the current step"),
     "empty_value": gettext_lazy("dropped an empty proposal"),
+    "question": gettext_lazy("answered a question instead of grading it"),
     "first_turn_bias": gettext_lazy("asked first instead of proposing"),
     "advance_gating": gettext_lazy("held back a move to the next step"),
     "next_step": gettext_lazy("corrected the next step"),
     "confirmation": gettext_lazy("re-attached a confirmed proposal"),
     "no_proposals": gettext_lazy("removed a proposal (hints only)"),
+    "rejected": gettext_lazy("did not propose a rejected text again"),
+    "criteria": gettext_lazy("held back a proposal missing a required criterion"),
     "schema": gettext_lazy("refused a malformed reply"),
     "question_appending": gettext_lazy("added the coach's question"),
 }

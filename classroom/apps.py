@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ClassroomConfig(AppConfig):
     name = "classroom"
-    verbose_name = "Classroom"
+    verbose_name = _("Classroom")
 
     def ready(self) -> None:
         from classroom.policy import turn_policy

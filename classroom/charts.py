@@ -1,4 +1,4 @@
-"""Horizontal bar charts for the class analytics pages (issue 12 §4). Pure geometry.
+"""Horizontal bar charts for the class analytics pages. Pure geometry.
 
 Numbers become coordinates in a fixed view box; a template draws them as
 ``<rect>`` and ``<text>`` elements with CSS classes from the admin's

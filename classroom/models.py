@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from pydantic import ValidationError as PydanticError
 
@@ -81,7 +82,10 @@ class Membership(models.Model):
         verbose_name_plural = _("memberships")
 
     def __str__(self) -> str:
-        return f"{self.student} in {self.classroom}"
+        return gettext("%(student)s in %(class)s") % {
+            "student": self.student,
+            "class": self.classroom,
+        }
 
 
 class CoachPolicy(models.TextChoices):
@@ -104,7 +108,20 @@ def validate_required_criteria(value: object) -> None:
         ) from error
 
 
+class AssignmentKind(models.TextChoices):
+    ARGUMENT = "argument", _("an argument with the coach")
+    # Made and kept in step from the discussion (discussions.grading): its page is the work.
+    DISCUSSION = "discussion", _("a class discussion")
+
+
 class Assignment(models.Model):
+    kind = models.CharField(
+        _("kind"),
+        max_length=12,
+        choices=AssignmentKind.choices,
+        default=AssignmentKind.ARGUMENT,
+        editable=False,
+    )
     classroom = models.ForeignKey(
         Classroom, on_delete=models.CASCADE, related_name="assignments", verbose_name=_("class")
     )
@@ -175,7 +192,12 @@ class Assignment(models.Model):
 class AssignmentExtension(models.Model):
     """A later due date for one student."""
 
-    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="extensions")
+    assignment = models.ForeignKey(
+        Assignment,
+        on_delete=models.CASCADE,
+        related_name="extensions",
+        verbose_name=_("assignment"),
+    )
     student = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -196,14 +218,31 @@ class AssignmentExtension(models.Model):
 
 
 class Submission(models.Model):
-    """A student's coach argument for an assignment (one each). Feedback hangs off this."""
+    """A student's coach argument for an assignment (one each). Feedback hangs off this.
 
-    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="submissions")
+    A discussion assignment's submission has no argument: the student's work is
+    their posts in the discussion (made when they first post, discussions.grading).
+    """
+
+    assignment = models.ForeignKey(
+        Assignment,
+        on_delete=models.CASCADE,
+        related_name="submissions",
+        verbose_name=_("assignment"),
+    )
     student = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="submissions",
+        verbose_name=_("student"),
     )
     argument = models.OneToOneField(
-        "coach.Argument", on_delete=models.CASCADE, related_name="submission"
+        "coach.Argument",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="submission",
+        verbose_name=_("argument"),
     )
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
 

@@ -58,7 +58,8 @@ def student_classes(student: Any) -> list[ClassCard]:
         ).select_related("argument")
     }
     by_class: dict[int, list[AssignmentRow]] = {c.pk: [] for c in classes}
-    for assignment in assignments.prefetch_related("extensions"):
+    # A class discussion's row links to the discussion (the reverse one-to-one, read here).
+    for assignment in assignments.prefetch_related("extensions").select_related("discussion"):
         by_class[assignment.classroom_id].append(
             assignment_row(assignment, student=student, submission=mine.get(assignment.pk))
         )

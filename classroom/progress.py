@@ -11,8 +11,9 @@ from django.utils import timezone
 from classroom.also_asked import also_asked, latest_by_argument
 from classroom.grid import cell_state, coach_reliance
 from classroom.models import Assignment, Membership, Submission
+from classroom.presenters import page_language
 from coach.models import CoachTurn, Provenance
-from coach.steps import STEPS
+from coach.steps import STEPS, label_for
 
 __all__ = ["Cell", "Row", "SORTS", "filter_rows", "grid_rows", "sort_rows"]
 
@@ -27,6 +28,7 @@ class Cell:
     provenance: str  # "" when nothing is written
     who: str  # the provenance in words
     text: str
+    label: str = ""  # the step's name in the page's language: each cell's link says whose part
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +82,7 @@ def grid_rows(assignment: Assignment, *, now=None) -> list[Row]:
     trials, stress = (
         latest_by_argument(s.argument_id for s in submissions.values()) if asks_more else ({}, {})
     )
+    labels = {step.id: label_for(step.id, page_language()) for step in STEPS}
     rows = []
     for student in students:
         submission = submissions.get(student.pk)
@@ -96,7 +99,7 @@ def grid_rows(assignment: Assignment, *, now=None) -> list[Row]:
                 else "empty"
             )
             provenance = (argument.provenance.get(step.field, "") if argument else "") or ""
-            cells.append(Cell(step.id, state, provenance, _who(provenance), text))
+            cells.append(Cell(step.id, state, provenance, _who(provenance), text, labels[step.id]))
         rows.append(
             Row(
                 student=student,

@@ -3,11 +3,13 @@
 - `join_class`: a student joins with a code (rate-limited per user).
 - `add_students`: an instructor adds students by username or e-mail, one per line.
 - `start_submission`: a student's argument for an assignment, created once.
+- `hand_in`: a student hands in an argument they started elsewhere ("Start an argument").
 - `ensure_instructors_group`: the "Instructors" group and exactly its permissions.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,19 +18,21 @@ from django.contrib.auth.models import Group, Permission
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
-from django_ratelimit.core import get_usage
 
-from classroom.models import Assignment, Classroom, Membership, Submission
+from classroom.models import Assignment, AssignmentKind, Classroom, Membership, Submission
 from coach.services import create_argument
+from limits import rates
 
 __all__ = [
     "INSTRUCTOR_GROUP",
     "INSTRUCTOR_PERMISSIONS",
     "JOIN_RATE",
+    "HandInRefused",
     "JoinRefused",
     "LineResult",
     "add_students",
     "ensure_instructors_group",
+    "hand_in",
     "join_class",
     "make_instructor",
     "start_submission",
@@ -63,6 +67,18 @@ INSTRUCTOR_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("feedback", "delete_criterion"),
     # Their LMS courses, to sync a roster (lti/admin.py keeps them to their classes).
     ("lti", "view_courseclass"),
+    # Class discussions (discussions/admin.py keeps them to their classes): start and
+    # lock one; read posts and hide one with a reason (no add: students post).
+    ("discussions", "view_discussion"),
+    ("discussions", "add_discussion"),
+    ("discussions", "change_discussion"),
+    ("discussions", "view_post"),
+    ("discussions", "change_post"),
+    # Teams of their discussions (the inline keeps to the class's students).
+    ("discussions", "view_teamplace"),
+    ("discussions", "add_teamplace"),
+    ("discussions", "change_teamplace"),
+    ("discussions", "delete_teamplace"),
 )
 # No coach permissions: the coach's admin lists every student's work. Instructors
 # read their own students' arguments through the classroom's views (the progress
@@ -74,6 +90,10 @@ JOIN_RATE = (10, 600)
 
 class JoinRefused(Exception):
     """The code joins nothing; the message is a sentence for the student."""
+
+
+class HandInRefused(Exception):
+    """The argument was not handed in; the message is a sentence for the student."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,26 +121,14 @@ def make_instructor(*, user: Any) -> Any:
     return user
 
 
-def _join_attempts(user_id: int) -> dict[str, Any] | None:
-    try:
-        return get_usage(
-            None,
-            group="classroom.join",
-            key=lambda group, request: str(user_id),
-            rate=JOIN_RATE,
-            increment=True,
-        )
-    except Exception:  # noqa: BLE001 - a cache that does not answer must not take the site down
-        return None
-
-
 def join_class(*, student: Any, code: str) -> Classroom:
     """Join the class with this code; JoinRefused (nothing joined) otherwise."""
-    usage = _join_attempts(student.pk)
-    if usage is not None and usage["should_limit"]:
+    attempt = rates.take("classroom.join", str(student.pk), limit=JOIN_RATE[0], period=JOIN_RATE[1])
+    if attempt is not None and not attempt.allowed:
+        wait = (attempt.retry_at or 0) - rates.clock()
         raise JoinRefused(
             _("Too many attempts to join a class. Wait %(minutes)d minutes and try again.")
-            % {"minutes": max(1, int(usage["time_left"]) // 60)}
+            % {"minutes": max(1, math.ceil(wait / 60))}
         )
     cleaned = "".join(code.split()).upper()
     classroom = Classroom.objects.filter(join_code=cleaned).first() if cleaned else None
@@ -167,6 +175,8 @@ def start_submission(*, assignment: Assignment, student: Any) -> Submission:
     existing = Submission.objects.filter(assignment=assignment, student=student).first()
     if existing is not None:
         return existing
+    if assignment.kind != AssignmentKind.ARGUMENT:
+        raise HandInRefused(_("This assignment is a class discussion: post on its page."))
     try:
         with transaction.atomic():
             argument = create_argument(
@@ -179,3 +189,40 @@ def start_submission(*, assignment: Assignment, student: Any) -> Submission:
             )
     except IntegrityError:  # a second click at the same moment: the first one won
         return Submission.objects.get(assignment=assignment, student=student)
+
+
+def hand_in(*, assignment: Assignment, student: Any, argument: Any) -> Submission:
+    """Make the student's existing argument their work for this assignment (once).
+
+    An argument begun from "Start an argument" is nobody's assignment until
+    handed in; from then on it is on the instructor's grid and the
+    assignment's rules (coach policy, criteria, due date) apply to it.
+    """
+    if argument.owner_id != student.pk:
+        raise HandInRefused(_("You can only hand in your own arguments."))
+    if assignment.kind != AssignmentKind.ARGUMENT:
+        raise HandInRefused(_("This assignment is a class discussion: post on its page."))
+    if assignment.is_closed_for(student):
+        raise HandInRefused(
+            _(
+                "This assignment is past its due date, so nothing can be handed in now. "
+                "Ask your instructor for an extension."
+            )
+        )
+    if Submission.objects.filter(assignment=assignment, student=student).exists():
+        raise HandInRefused(
+            _("You already have an argument for this assignment: open it from the assignment.")
+        )
+    if Submission.objects.filter(argument=argument).exists():
+        raise HandInRefused(
+            _("This argument is already handed in for another assignment. Choose another one.")
+        )
+    try:
+        with transaction.atomic():
+            return Submission.objects.create(
+                assignment=assignment, student=student, argument=argument
+            )
+    except IntegrityError as error:  # a second click at the same moment: the first one won
+        raise HandInRefused(
+            _("You already have an argument for this assignment: open it from the assignment.")
+        ) from error

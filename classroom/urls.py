@@ -8,4 +8,9 @@ urlpatterns = [
     path("classes/join/", views.join, name="join"),
     path("assignments/<int:assignment_id>/", views.assignment_detail, name="assignment_detail"),
     path("assignments/<int:assignment_id>/start/", views.assignment_start, name="assignment_start"),
+    path(
+        "assignments/<int:assignment_id>/hand-in/",
+        views.assignment_hand_in,
+        name="assignment_hand_in",
+    ),
 ]

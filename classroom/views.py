@@ -1,4 +1,4 @@
-"""The student's classroom pages: join a class, an assignment, start or open its argument.
+"""The student's classroom pages: join a class, an assignment, start, open or hand in its argument.
 
 Views stay thin: find the student's own object (404 for anything else),
 call one service, render or redirect.
@@ -8,20 +8,20 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from classroom.also_asked import also_asked, latest_by_argument
 from classroom.criteria import criterion, parse_required
-from classroom.forms import JoinForm
-from classroom.models import Assignment, Submission
+from classroom.forms import HandInForm, JoinForm, handable_arguments
+from classroom.models import Assignment, AssignmentKind, Submission
 from classroom.presenters import assignment_row
-from classroom.services import JoinRefused, join_class, start_submission
+from classroom.services import HandInRefused, JoinRefused, hand_in, join_class, start_submission
 from coach.steps import label_for
 
-__all__ = ["assignment_detail", "assignment_start", "join"]
+__all__ = ["assignment_detail", "assignment_hand_in", "assignment_start", "join"]
 
 
 def _get_assignment_for_student(request: HttpRequest, assignment_id: int) -> Assignment:
@@ -30,6 +30,16 @@ def _get_assignment_for_student(request: HttpRequest, assignment_id: int) -> Ass
         Assignment.objects.filter(classroom__memberships__student=request.user),
         pk=assignment_id,
     )
+
+
+def _discussion_page(assignment: Assignment) -> HttpResponse | None:
+    """A class discussion's work is on its own page (no argument to start or hand in)."""
+    if assignment.kind != AssignmentKind.DISCUSSION:
+        return None
+    discussion = getattr(assignment, "discussion", None)  # the reverse side of a one-to-one
+    if discussion is None:
+        raise Http404
+    return redirect("discussions:detail", discussion.pk)
 
 
 @login_required
@@ -52,6 +62,8 @@ def join(request: HttpRequest) -> HttpResponse:
 @require_GET
 def assignment_detail(request: HttpRequest, assignment_id: int) -> HttpResponse:
     assignment = _get_assignment_for_student(request, assignment_id)
+    if (elsewhere := _discussion_page(assignment)) is not None:
+        return elsewhere
     submission = (
         Submission.objects.filter(assignment=assignment, student=request.user)
         .select_related("argument")
@@ -81,6 +93,12 @@ def assignment_detail(request: HttpRequest, assignment_id: int) -> HttpResponse:
             "assignment": assignment,
             "required": required,
             "asked": asked,
+            # Arguments begun from "Start an argument" that could be handed in here.
+            "hand_in_form": (
+                HandInForm(student=request.user)
+                if submission is None and handable_arguments(request.user).exists()
+                else None
+            ),
         },
     )
 
@@ -89,6 +107,8 @@ def assignment_detail(request: HttpRequest, assignment_id: int) -> HttpResponse:
 @require_POST
 def assignment_start(request: HttpRequest, assignment_id: int) -> HttpResponse:
     assignment = _get_assignment_for_student(request, assignment_id)
+    if (elsewhere := _discussion_page(assignment)) is not None:
+        return elsewhere
     submission = Submission.objects.filter(assignment=assignment, student=request.user).first()
     if submission is None:
         if assignment.is_closed_for(request.user):
@@ -101,4 +121,30 @@ def assignment_start(request: HttpRequest, assignment_id: int) -> HttpResponse:
             )
             return redirect("classroom:assignment_detail", assignment_id=assignment.pk)
         submission = start_submission(assignment=assignment, student=request.user)
+    return redirect("coach:argument_detail", argument_id=submission.argument_id)
+
+
+@login_required
+@require_POST
+def assignment_hand_in(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    assignment = _get_assignment_for_student(request, assignment_id)
+    if (elsewhere := _discussion_page(assignment)) is not None:
+        return elsewhere
+    form = HandInForm(request.POST, student=request.user)
+    if not form.is_valid():
+        # Someone else's argument, one already handed in, or no choice at all.
+        messages.error(request, _("Choose one of your arguments that is not handed in yet."))
+        return redirect("classroom:assignment_detail", assignment_id=assignment.pk)
+    try:
+        submission = hand_in(
+            assignment=assignment, student=request.user, argument=form.cleaned_data["argument"]
+        )
+    except HandInRefused as refused:
+        messages.error(request, str(refused))
+        return redirect("classroom:assignment_detail", assignment_id=assignment.pk)
+    messages.success(
+        request,
+        _("Handed in: your instructor now sees this argument for “%(title)s”.")
+        % {"title": assignment.title},
+    )
     return redirect("coach:argument_detail", argument_id=submission.argument_id)

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from classroom.models import Submission
-from coach.steps import STEPS, label_for
+from coach.steps import STEPS, label_for, reader_language
 from feedback.models import MAX_COMMENT_CHARS, MAX_REPLY_CHARS
 from untrusted.forms import validate_storable_text
 
@@ -34,7 +34,12 @@ class CommentForm(forms.Form):
 
     def __init__(self, *args: Any, submission: Submission, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        language = submission.argument.language
+        if submission.argument is None:  # a discussion: one comment box, no transcript
+            self.fields["element"].choices = [("discussion", _("the posts as a whole"))]
+            self.fields["message"].choices = [("", _("none"))]
+            return
+        # The teacher's language, as the page's headings: not the argument's.
+        language = reader_language()
         self.fields["element"].choices = [(s.id, label_for(s.id, language)) for s in STEPS]
         messages = submission.argument.messages.order_by("created_at", "id")
         self.fields["message"].choices = [("", _("none"))] + [

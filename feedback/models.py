@@ -23,7 +23,10 @@ MAX_REPLY_CHARS = 2000
 
 class Comment(models.Model):
     submission = models.ForeignKey(
-        "classroom.Submission", on_delete=models.CASCADE, related_name="comments"
+        "classroom.Submission",
+        on_delete=models.CASCADE,
+        related_name="comments",
+        verbose_name=_("submission"),
     )
     element = models.CharField(_("element"), max_length=20, choices=ELEMENT_CHOICES)
     message = models.ForeignKey(
@@ -34,7 +37,12 @@ class Comment(models.Model):
         related_name="+",
         verbose_name=_("message"),
     )
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("author"),
+    )
     text = models.TextField(_("comment"), max_length=MAX_COMMENT_CHARS)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -48,8 +56,15 @@ class Comment(models.Model):
 
 
 class CommentReply(models.Model):
-    comment = models.OneToOneField(Comment, on_delete=models.CASCADE, related_name="reply")
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    comment = models.OneToOneField(
+        Comment, on_delete=models.CASCADE, related_name="reply", verbose_name=_("comment")
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("author"),
+    )
     text = models.TextField(_("reply"), max_length=MAX_REPLY_CHARS)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -63,7 +78,10 @@ class CommentReply(models.Model):
 
 class Rubric(models.Model):
     assignment = models.OneToOneField(
-        "classroom.Assignment", on_delete=models.CASCADE, related_name="rubric"
+        "classroom.Assignment",
+        on_delete=models.CASCADE,
+        related_name="rubric",
+        verbose_name=_("assignment"),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -86,7 +104,9 @@ def validate_levels(value: object) -> None:
 
 
 class Criterion(models.Model):
-    rubric = models.ForeignKey(Rubric, on_delete=models.CASCADE, related_name="criteria")
+    rubric = models.ForeignKey(
+        Rubric, on_delete=models.CASCADE, related_name="criteria", verbose_name=_("rubric")
+    )
     name = models.CharField(_("name"), max_length=120)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     # [{"label": str, "points": int}, ...]: see feedback.levels.
@@ -103,9 +123,14 @@ class Criterion(models.Model):
 
 class Score(models.Model):
     submission = models.ForeignKey(
-        "classroom.Submission", on_delete=models.CASCADE, related_name="scores"
+        "classroom.Submission",
+        on_delete=models.CASCADE,
+        related_name="scores",
+        verbose_name=_("submission"),
     )
-    criterion = models.ForeignKey(Criterion, on_delete=models.CASCADE, related_name="scores")
+    criterion = models.ForeignKey(
+        Criterion, on_delete=models.CASCADE, related_name="scores", verbose_name=_("criterion")
+    )
     level = models.PositiveSmallIntegerField(_("level"))
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -122,11 +147,18 @@ class Score(models.Model):
 
 class Release(models.Model):
     submission = models.OneToOneField(
-        "classroom.Submission", on_delete=models.CASCADE, related_name="release"
+        "classroom.Submission",
+        on_delete=models.CASCADE,
+        related_name="release",
+        verbose_name=_("submission"),
     )
     released_at = models.DateTimeField(_("released"), auto_now_add=True)
     released_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("released by"),
     )
     # The LMS grade passback's outcome: "" (not linked), "sent" or "failed" (see services).
     passback = models.CharField(_("grade passback"), max_length=300, blank=True, default="")

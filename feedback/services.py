@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import csv
 import importlib
 import io
 import logging
@@ -22,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from classroom.models import Assignment, Classroom, Submission
+from classroom.models import Assignment, AssignmentKind, Classroom, Submission
 from coach.steps import STEPS, is_step
 from feedback.levels import DEFAULT_LEVELS, DEFAULT_LEVELS_ES, max_points, parse_levels
 from feedback.models import (
@@ -36,8 +35,11 @@ from feedback.models import (
     Score,
 )
 from untrusted import clean_text, text_problem
+from untrusted.spreadsheet import safe_writer
 
 __all__ = [
+    "DISCUSSION_CRITERIA",
+    "DISCUSSION_ELEMENT",
     "PASSBACK_FAILED",
     "PASSBACK_FAILED_MESSAGE",
     "PASSBACK_SENT",
@@ -58,6 +60,23 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 COHERENCE = {"en": "Overall coherence", "es": "Coherencia general"}
+# A class discussion is scored like an argument, on what a discussion asks of a student.
+DISCUSSION_CRITERIA = {
+    "en": (
+        "Arguments: a clear claim with reasons",
+        "Objections: fit what they attack",
+        "Critical questions used well",
+        "Answers to objections",
+    ),
+    "es": (
+        "Argumentos: una afirmación clara con razones",
+        "Objeciones: atacan lo que dicen atacar",
+        "Buen uso de las preguntas críticas",
+        "Respuestas a las objeciones",
+    ),
+}
+# The one element a discussion's comments are on: the student's posts as a whole.
+DISCUSSION_ELEMENT = "discussion"
 PASSBACK_SENT = "sent"
 PASSBACK_FAILED = "failed"
 PASSBACK_FAILED_MESSAGE = gettext_lazy(
@@ -95,7 +114,12 @@ def default_rubric(*, assignment: Assignment) -> Rubric:
     rubric, created = Rubric.objects.get_or_create(assignment=assignment)
     if created:
         language = "es" if assignment.language == "es" else "en"
-        names = [step.label(language) for step in STEPS] + [COHERENCE[language]]
+        parts = (
+            list(DISCUSSION_CRITERIA[language])
+            if assignment.kind == AssignmentKind.DISCUSSION
+            else [step.label(language) for step in STEPS]
+        )
+        names = parts + [COHERENCE[language]]
         levels = list(DEFAULT_LEVELS_ES if language == "es" else DEFAULT_LEVELS)
         Criterion.objects.bulk_create(
             Criterion(rubric=rubric, name=name, order=order, levels=levels)
@@ -108,7 +132,10 @@ def add_comment(
     *, author: Any, submission: Submission, element: str, text: str, message_id: int | None = None
 ) -> Comment:
     _require_instructor(author, submission)
-    if not is_step(element):
+    if submission.argument_id is None:  # a discussion: one comment box, on the whole work
+        if element != DISCUSSION_ELEMENT or message_id is not None:
+            raise FeedbackRefused(_("Comment on the student's posts as a whole."))
+    elif not is_step(element):
         raise FeedbackRefused(_("Choose one element of the argument."))
     message = None
     if message_id is not None:
@@ -239,13 +266,6 @@ def release_all(*, author: Any, assignment: Assignment) -> int:
     return len(submissions)
 
 
-def _spreadsheet_safe(value: Any) -> Any:
-    # A cell starting with one of these is a formula in a spreadsheet (OWASP "CSV injection").
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
 def grades_csv(*, assignment: Assignment) -> str:
     """One row per student of the class: each criterion's points, the total, released."""
     rubric = default_rubric(assignment=assignment)
@@ -258,7 +278,8 @@ def grades_csv(*, assignment: Assignment) -> str:
     }
     students = [m.student for m in assignment.classroom.memberships.select_related("student")]
     out = io.StringIO()
-    writer = csv.writer(out)
+    # The header too: criterion names are the instructor's text, opened in a spreadsheet.
+    writer = safe_writer(out)
     writer.writerow(["student", *(c.name for c in criteria), "total", "max", "released"])
     maximum = sum(max_points(c.levels) for c in criteria)
     for student in sorted(students, key=lambda s: s.get_username()):
@@ -271,7 +292,5 @@ def grades_csv(*, assignment: Assignment) -> str:
             cells = [result.by_criterion.get(c.pk, "") for c in criteria]
             total = result.points
             released = "yes" if hasattr(submission, "release") else "no"
-        writer.writerow(
-            _spreadsheet_safe(v) for v in [student.get_username(), *cells, total, maximum, released]
-        )
+        writer.writerow([student.get_username(), *cells, total, maximum, released])
     return out.getvalue()

@@ -48,8 +48,9 @@ class CourseClassAdmin(admin.ModelAdmin):
     def sync_roster(self, request, queryset) -> None:
         for course in queryset.select_related("context__deployment__registration", "classroom"):
             try:
-                added = services.sync_roster(course=course)
-            except (LtiException, RequestException):
+                result = services.sync_roster(course=course)
+            except (LtiException, RequestException, ValueError):
+                # ValueError: the platform answered something that is not a roster.
                 self.message_user(
                     request,
                     _("The LMS did not send the roster of %(course)s. Try again later.")
@@ -62,10 +63,23 @@ class CourseClassAdmin(admin.ModelAdmin):
                 ngettext(
                     "%(count)d student added to %(class)s.",
                     "%(count)d students added to %(class)s.",
-                    added,
+                    result.added,
                 )
-                % {"count": added, "class": course.classroom},
+                % {"count": result.added, "class": course.classroom},
             )
+            if result.skipped:
+                self.message_user(
+                    request,
+                    ngettext(
+                        "%(count)d member of the LMS roster could not be read and was skipped "
+                        "(no user id, or roles or status not as the standard says).",
+                        "%(count)d members of the LMS roster could not be read and were skipped "
+                        "(no user id, or roles or status not as the standard says).",
+                        result.skipped,
+                    )
+                    % {"count": result.skipped},
+                    messages.WARNING,
+                )
 
 
 @admin.register(LinkedAssignment)

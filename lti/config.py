@@ -51,16 +51,16 @@ class ToolConfiguration:
                                 "placement": "assignment_selection",
                                 "message_type": "LtiResourceLinkRequest",
                                 "target_link_uri": self.launch_url,
-                                # A new window: our pages refuse to be framed and
-                                # third-party cookies are blocked in iframes.
+                                # A new window works in every browser; framed in the
+                                # course page works too, but not in Safari (docs/lti.md).
                                 "windowTarget": "_blank",
                             },
                             {
                                 "placement": "link_selection",
                                 "message_type": "LtiResourceLinkRequest",
                                 "target_link_uri": self.launch_url,
-                                # A new window: our pages refuse to be framed and
-                                # third-party cookies are blocked in iframes.
+                                # A new window works in every browser; framed in the
+                                # course page works too, but not in Safari (docs/lti.md).
                                 "windowTarget": "_blank",
                             },
                         ],

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 import requests
@@ -30,11 +31,13 @@ from pylti1p3.service_connector import ServiceConnector
 
 from classroom.models import Assignment, Classroom, Membership
 from classroom.services import make_instructor
+from lti.claims import MAX_ROSTER_PAGES, parse_members
 from lti.models import CourseClass, LinkedAssignment, UsedNonce
 from lti.roles import is_instructor
 
 __all__ = [
     "LaunchRefused",
+    "RosterSync",
     "account_for_launch",
     "class_for_launch",
     "consume_nonce",
@@ -164,38 +167,62 @@ def _connector(registration: Any) -> ServiceConnector:
     return ServiceConnector(registration.to_registration(), requests_session=session)
 
 
-def fetch_member_data(context: LtiContext) -> list[dict]:
-    """The platform's roster (NRPS), as django-lti's own helper, with bounded calls."""
+@dataclass(frozen=True)
+class RosterSync:
+    """What adding the LMS roster did: students added, roster rows that could not be read."""
+
+    added: int
+    skipped: int
+
+
+def fetch_member_data(context: LtiContext) -> tuple[list[dict], int]:
+    """The platform's roster (NRPS) page by page, with bounded calls: (members, skipped).
+
+    Each page is read by `lti.claims.parse_members` (a member without status
+    is Active; one that is not a member is skipped and counted). A body that
+    is not a membership container raises ValueError; a platform whose "next"
+    link never ends stops after MAX_ROSTER_PAGES pages.
+    """
     if not context.memberships_url:
-        return []
+        return [], 0
     nrps = NamesRolesProvisioningService(
         _connector(context.deployment.registration),
         {"context_memberships_url": context.memberships_url},
     )
-    return list(nrps.get_members())
+    members: list[dict] = []
+    skipped = 0
+    url: str | None = context.memberships_url
+    for _page in range(MAX_ROSTER_PAGES):
+        data = nrps.get_nrps_data(members_url=url)
+        page, page_skipped = parse_members(data.get("body"))
+        members += page
+        skipped += page_skipped
+        url = data.get("next_page_url")
+        if not url:
+            break
+    return members, skipped
 
 
-def sync_roster(*, course: CourseClass) -> int:
+def sync_roster(*, course: CourseClass) -> RosterSync:
     """Fetch the course roster (NRPS) and add its active learners to the class.
 
-    Returns how many members were added. Platform users are linked to
-    accounts as on a launch (made if new); instructors are added as the
-    class's instructors.
+    Platform users are linked to accounts as on a launch (made if new);
+    instructors are added as the class's instructors. Raises ValueError when
+    the platform's answer is not a roster, LtiException or RequestException
+    when it refuses or cannot be reached.
     """
     context = course.context
-    members = fetch_member_data(context)
+    members, skipped = fetch_member_data(context)
     context.update_memberships(members)
     registration = context.deployment.registration
     added = 0
     for member in members:
-        if member.get("status", "Active") != "Active":
+        if member["status"] != "Active":
             continue
-        lti_user = LtiUser.objects.filter(
-            registration=registration, sub=member.get("user_id")
-        ).first()
+        lti_user = LtiUser.objects.filter(registration=registration, sub=member["user_id"]).first()
         if lti_user is None:
             continue
-        roles = [str(r) for r in member.get("roles", [])]
+        roles = member["roles"]
         user = account_for_launch(lti_user=lti_user, roles=roles)
         if is_instructor(roles):
             course.classroom.instructors.add(user)
@@ -206,7 +233,7 @@ def sync_roster(*, course: CourseClass) -> int:
             added += int(created)
     course.roster_synced_at = timezone.now()
     course.save(update_fields=["roster_synced_at"])
-    return added
+    return RosterSync(added=added, skipped=skipped)
 
 
 def send_score(*, assignment: Assignment, student: Any, score: float, max_score: float) -> int:

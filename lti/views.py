@@ -19,20 +19,23 @@ from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
+from lti_tool.constants import SESSION_KEY
 from lti_tool.models import Key, LtiResourceLink
-from lti_tool.utils import DjangoToolConfig
+from lti_tool.utils import DjangoToolConfig, get_launch_from_request, sync_data_from_launch
 from lti_tool.views import LtiLaunchBaseView
 from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoOIDCLogin
 from pylti1p3.exception import LtiException, OIDCException
 from requests import RequestException
 
-from classroom.models import Assignment
+from classroom.models import Assignment, AssignmentKind
 from classroom.services import start_submission
-from lti import services
+from lti import framing, services
+from lti.claims import MalformedLaunch, check_id_token, tidy_claims
 from lti.config import tool_configuration
 from lti.forms import LinkAssignmentForm
 from lti.models import LinkedAssignment
 from lti.roles import is_instructor
+from untrusted import text_problem
 
 logger = logging.getLogger(__name__)
 
@@ -71,7 +74,9 @@ def login_initiation(request: HttpRequest) -> HttpResponse:
     and redirects to the platform's authorization endpoint.
     """
     params = request.POST if request.method == "POST" else request.GET
-    if not params.get("iss") or not params.get("target_link_uri") or not params.get("login_hint"):
+    required = [params.get(name) for name in ("iss", "target_link_uri", "login_hint")]
+    # Looked up in the database: PostgreSQL refuses a NUL even in a WHERE clause.
+    if not all(required) or any(text_problem(value) for value in params.values()):
         return _refused(request, _("This link must be opened from your course in the LMS."), 400)
     services.ensure_tool_key()
     oidc = DjangoOIDCLogin(
@@ -107,8 +112,21 @@ def _after_launch_url(request: HttpRequest, lti_launch, user) -> str:
         )
     if instructor:
         return _assignment_admin_url(link.assignment)
+    if link.assignment.kind == AssignmentKind.DISCUSSION:
+        # A class discussion: its page is the work (the assignment's page leads there).
+        return reverse("classroom:assignment_detail", args=[link.assignment.pk])
     submission = start_submission(assignment=link.assignment, student=user)
     return reverse("coach:argument_detail", args=[submission.argument_id])
+
+
+def _platform_origins(lti_launch) -> list[str]:
+    """Where the launching LMS lives: it may frame this session's pages (lti/framing.py)."""
+    registration = lti_launch.registration
+    presentation = lti_launch.get_claim(
+        "https://purl.imsglobal.org/spec/lti/claim/launch_presentation"
+    )
+    return_url = presentation.get("return_url") if isinstance(presentation, dict) else None
+    return framing.origins([registration.issuer, registration.auth_url, return_url])
 
 
 def _assignment_admin_url(assignment: Assignment) -> str:
@@ -116,6 +134,18 @@ def _assignment_admin_url(assignment: Assignment) -> str:
         return reverse("admin:classroom_assignment_change", args=[assignment.pk])
     except NoReverseMatch:
         return reverse("admin:index")
+
+
+def _cookies_blocked_in_frame(request: HttpRequest, error: Exception) -> bool:
+    """A launch in an iframe whose state cookies never came back: the browser blocked them.
+
+    The state and session cookies set at login initiation are third-party in the
+    LMS's iframe; Safari drops them all (docs/lti.md). PyLTI1p3 then finds no
+    state. `Sec-Fetch-Dest` says the launch was loading into a frame.
+    """
+    text = str(error)
+    blocked = "State not found" in text or "cookie lti1p3-session-id" in text
+    return blocked and request.headers.get("Sec-Fetch-Dest") in ("iframe", "frame")
 
 
 @method_decorator(xframe_options_exempt, name="dispatch")
@@ -127,11 +157,22 @@ class LaunchView(LtiLaunchBaseView):
     def post(self, request, *args, **kwargs):
         services.ensure_tool_key()
         try:
-            return super().post(request, *args, **kwargs)
+            return self._launch(request)
         except services.LaunchRefused as refusal:
             return _refused(request, str(refusal), 403)
-        except (LtiException, OIDCException, RequestException, KeyError, ValueError):
+        except (LtiException, OIDCException, RequestException, KeyError, ValueError) as error:
+            # MalformedLaunch is a ValueError: the id_token was not an LTI launch.
             logger.info("LTI launch refused", exc_info=True)
+            if _cookies_blocked_in_frame(request, error):
+                return _refused(
+                    request,
+                    _(
+                        "Your browser does not let this tool sign you in inside the course "
+                        "page (Safari does this). Ask your instructor to set the tool to open "
+                        "in a new window, or open the course in another browser."
+                    ),
+                    403,
+                )
             return _refused(
                 request,
                 _(
@@ -140,6 +181,29 @@ class LaunchView(LtiLaunchBaseView):
                 ),
                 403,
             )
+
+    def _launch(self, request) -> HttpResponse:
+        """django-lti's launch (LtiLaunchBaseView.post), with the claims checked first.
+
+        PyLTI1p3 and django-lti read the claims as dicts of the right types;
+        `check_id_token` refuses any other shape before they do (lti/claims.py),
+        and `tidy_claims` shortens display text to the columns that keep it.
+        """
+        check_id_token(request.POST.get("id_token"))
+        request.session.clear()
+        lti_launch = get_launch_from_request(request)
+        tidy_claims(lti_launch.get_launch_data())
+        sync_data_from_launch(lti_launch, None)
+        self.launch_setup(request, lti_launch)
+        if not lti_launch.deployment.is_active:
+            return self.handle_inactive_deployment(request, lti_launch)
+        request.session[SESSION_KEY] = lti_launch.get_launch_id()
+        request.lti_launch = lti_launch
+        if lti_launch.is_resource_launch:
+            return self.handle_resource_launch(request, lti_launch)
+        if lti_launch.is_deep_link_launch:
+            return self.handle_deep_linking_launch(request, lti_launch)
+        raise MalformedLaunch("a message type this tool does not handle")
 
     def launch_setup(self, request, lti_launch) -> None:
         body = lti_launch.get_launch_data()
@@ -162,6 +226,7 @@ class LaunchView(LtiLaunchBaseView):
         roles = [str(r) for r in (lti_launch.roles_claim or [])]
         user = services.account_for_launch(lti_user=lti_launch.user, roles=roles)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        request.session[framing.SESSION_KEY] = _platform_origins(lti_launch)
         return redirect(_after_launch_url(request, lti_launch, user))
 
     def handle_deep_linking_launch(self, request, lti_launch) -> HttpResponse:

@@ -124,7 +124,9 @@ def test_it_shows_the_work_read_only_with_guards_collapsed(
     page = client.get(url).content.decode()
     assert "<img src=x" not in page and "&lt;img src=x" in page
     assert '<details class="argue-guards"><summary>' in page
-    assert "guards changed the reply: no_proposals" in page
+    # The guard in the teacher's words; its log line (name and reason) in the detail.
+    assert "guards changed the reply: removed a proposal (hints only)" in page
+    assert '<code lang="en">no_proposals: hints only</code>' in page
     assert "t-box t-claim" in page
 
 
@@ -139,3 +141,61 @@ def test_it_names_the_grids_columns_and_criteria_in_spanish(
     assert '<th scope="col">Afirmación</th>' in grid and ">Claim<" not in grid
     form = client.get(f"/admin/classroom/assignment/{assignment.pk}/change/").content.decode()
     assert "Datos: " in form and "Grounds: " not in form
+
+
+def test_it_names_an_english_arguments_parts_in_the_teachers_spanish(
+    client: Any, teacher: Any, student: Any, assignment: Any
+) -> None:
+    """The work view of an English argument, read in Spanish: the Toulmin boxes and the
+    "who wrote each part" table name the parts in Spanish; only the student's words are
+    marked English."""
+    from django.conf import settings
+
+    submission = start_submission(assignment=assignment, student=student)
+    argument = submission.argument
+    argument.language = "en"
+    argument.claim = "Cities should close their centres to cars."
+    argument.save()
+    client.force_login(teacher)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+
+    url = f"/admin/classroom/assignment/{assignment.pk}/work/{submission.pk}/"
+    page = client.get(url).content.decode()
+
+    assert '<h2 id="t-claim">Afirmación</h2>' in page and ">Claim<" not in page
+    assert '<th scope="row">Afirmación</th>' in page
+    assert '<p class="t-text" lang="en">Cities should close their centres to cars.</p>' in page
+    assert '<article class="toulmin-page">' in page  # the labels are not marked English
+
+
+def test_it_offers_only_instructors_on_a_new_class_with_the_creator_chosen(
+    client: Any, teacher: Any, student: Any, django_user_model: Any
+) -> None:
+    admin = django_user_model.objects.create_superuser("root", password="x")
+    client.force_login(admin)
+    form = client.get("/admin/classroom/classroom/add/").context["adminform"].form
+    field = form.fields["instructors"]
+    # The creator and the instructors; a student is never offered.
+    assert {u.username for u in field.queryset} == {"root", "teacher"}
+    assert form.initial["instructors"] == [admin.pk]
+    # Two filterable lists (keyboard: type to filter, Enter to move), not a Ctrl-click list.
+    assert field.widget.widget.__class__.__name__ == "FilteredSelectMultiple"
+
+
+def test_it_shows_the_demo_instructor_a_teachers_admin_not_the_sites_tables(
+    client: Any, settings: Any
+) -> None:
+    from io import StringIO
+
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    settings.DEBUG = True  # seed_demo refuses public passwords otherwise
+    call_command("seed_demo", stdout=StringIO())
+    call_command("setup_instructors", "instructor", stdout=StringIO())
+    client.force_login(get_user_model().objects.get(username="instructor"))
+    page = client.get("/admin/").content.decode()
+    assert "My classes" in page and "Classes" in page and "Rubrics" in page
+    # Infrastructure is the superuser's: sign-in attempts, spans, cached answers, model calls.
+    for table in ("Access attempts", "Spans", "Cached responses", "Model calls", "Users", "Groups"):
+        assert table not in page, table

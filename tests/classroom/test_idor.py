@@ -114,3 +114,150 @@ def test_it_refuses_every_classroom_post_without_csrf(world: dict) -> None:
         client = Client(enforce_csrf_checks=True)
         client.force_login(world["users"][who])
         assert client.post(method_url.format(**world), {"lines": "bea"}).status_code == 403
+
+
+# --- every admin page an instructor can open names nothing of another instructor's ---
+
+SECRET = "zqx-secret"
+
+
+@pytest.fixture
+def two_classes(world: dict, other_teacher: Any, django_user_model: Any) -> dict[str, Any]:
+    """The teacher's class (from `world`) and another instructor's, every name marked SECRET."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from classroom.models import Assignment, AssignmentExtension, Classroom
+    from feedback.services import add_comment, default_rubric
+
+    theirs = Classroom.objects.create(name=f"{SECRET} class")
+    theirs.instructors.add(other_teacher)
+    pupil = django_user_model.objects.create_user(f"{SECRET}-student")
+    Membership.objects.create(classroom=theirs, student=pupil)
+    homework = Assignment.objects.create(
+        classroom=theirs,
+        title=f"{SECRET} assignment",
+        prompt=f"{SECRET} prompt",
+        created_by=other_teacher,
+    )
+    AssignmentExtension.objects.create(
+        assignment=homework, student=pupil, due_at=timezone.now() + timedelta(days=3)
+    )
+    work = start_submission(assignment=homework, student=pupil)
+    add_comment(author=other_teacher, submission=work, element="claim", text=f"{SECRET} note")
+    default_rubric(assignment=homework).criteria.update(name=f"{SECRET} criterion")
+    _their_discussion(theirs, other_teacher, pupil)
+    # The teacher's own class has a rubric too, so its pages have something to show.
+    default_rubric(assignment=world["users"]["teacher"].classes_taught.get().assignments.get())
+    return world
+
+
+def _their_discussion(theirs: Any, other_teacher: Any, pupil: Any) -> None:
+    """A graded discussion in the other class, with a post, a team, their private case file."""
+    from casefiles.models import CaseFile
+    from discussions.grading import sync_assignment
+    from discussions.models import Discussion, TeamPlace
+    from discussions.services import create_post
+
+    talk = Discussion.objects.create(
+        classroom=theirs,
+        title=f"{SECRET} discussion",
+        thesis=f"{SECRET} thesis",
+        readings=f"{SECRET} readings",
+        case_file=CaseFile.objects.create(title=f"{SECRET} case file", owner=other_teacher),
+        created_by=other_teacher,
+    )
+    sync_assignment(discussion=talk, graded=True, author=other_teacher)
+    TeamPlace.objects.create(discussion=talk, student=pupil, team="for")
+    create_post(discussion=talk, author=pupil, claim=f"{SECRET} claim", premises=["p"], side="for")
+
+
+def _admin_pages(user: Any) -> list[str]:
+    """Every admin page `user` can open: the index, each model's list, add form and
+    change forms of the rows it lists, and the autocomplete of every autocomplete field."""
+    from django.contrib import admin
+    from django.test import RequestFactory
+    from django.urls import reverse
+
+    request = RequestFactory().get("/admin/")
+    request.user = user
+    pages = [reverse("admin:index")]
+    for model, model_admin in admin.site._registry.items():
+        app, name = model._meta.app_label, model._meta.model_name
+        if not model_admin.has_view_permission(request):
+            continue
+        pages.append(reverse(f"admin:{app}_{name}_changelist"))
+        pages.append(reverse("admin:app_list", args=[app]))
+        if model_admin.has_add_permission(request):
+            pages.append(reverse(f"admin:{app}_{name}_add"))
+        for pk in model_admin.get_queryset(request).values_list("pk", flat=True)[:20]:
+            pages.append(reverse(f"admin:{app}_{name}_change", args=[pk]))
+        for field in model_admin.get_autocomplete_fields(request):
+            pages.append(
+                reverse("admin:autocomplete")
+                + f"?app_label={app}&model_name={name}&field_name={field}&term="
+            )
+    return pages
+
+
+def _secrets_shown(user: Any) -> dict[str, int]:
+    client = Client()
+    client.force_login(user)
+    shown = {}
+    for page in _admin_pages(user):
+        response = client.get(page)
+        assert response.status_code < 500, page
+        if SECRET in response.content.decode().lower():
+            shown[page] = response.status_code
+    return shown
+
+
+def test_it_names_no_other_instructors_class_on_any_admin_page(two_classes: dict) -> None:
+    teacher, other = two_classes["users"]["teacher"], two_classes["users"]["other_teacher"]
+    # List filters, add and change forms' choices, autocompletes: nothing of theirs.
+    assert _secrets_shown(teacher) == {}
+    # The walk reaches the places such names would show: their own instructor sees them.
+    seen = _secrets_shown(other)
+    for where in (
+        "/admin/classroom/submission/",
+        "/admin/classroom/assignment/add/",
+        "/admin/discussions/discussion/",
+        "/admin/discussions/post/",
+        # Their own private case file is a choice on their form only.
+        "/admin/discussions/discussion/add/",
+    ):
+        assert where in seen, where
+
+
+def test_it_offers_an_extension_only_for_the_assignments_own_students(
+    two_classes: dict, assignment: Any
+) -> None:
+    client = Client()
+    client.force_login(two_classes["users"]["teacher"])
+    form = client.get(f"/admin/classroom/assignment/{assignment.pk}/change/")
+    choices = form.context["inline_admin_formsets"][0].formset.empty_form.fields["student"]
+    assert [u.username for u in choices.queryset] == ["ana"]
+
+
+def test_it_filters_no_admin_list_down_to_another_instructors_rows(two_classes: dict) -> None:
+    """A list filter's parameter naming their class, assignment or discussion shows nothing of
+    theirs (the rows are scoped before any filter applies)."""
+    from classroom.models import Assignment, Classroom
+    from discussions.models import Discussion
+
+    theirs = Classroom.objects.get(name=f"{SECRET} class")
+    talk = Discussion.objects.get(classroom=theirs)
+    homework = Assignment.objects.get(classroom=theirs, kind="argument")
+    client = Client()
+    client.force_login(two_classes["users"]["teacher"])
+    for url in (
+        f"/admin/classroom/assignment/?classroom__id__exact={theirs.pk}",
+        f"/admin/classroom/assignment/?kind__exact=discussion&classroom__id__exact={theirs.pk}",
+        f"/admin/classroom/submission/?assignment__id__exact={homework.pk}",
+        f"/admin/discussions/discussion/?classroom__id__exact={theirs.pk}",
+        f"/admin/discussions/post/?discussion__id__exact={talk.pk}",
+    ):
+        response = client.get(url)
+        assert response.status_code < 500, url
+        assert SECRET not in response.content.decode().lower(), url

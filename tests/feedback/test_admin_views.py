@@ -32,6 +32,20 @@ def test_it_shows_the_instructor_the_submission_with_escaped_text(
     assert "Not released" in body
 
 
+def test_it_offers_the_elements_in_the_teachers_language(
+    client: Client, teacher: Any, submission: Any
+) -> None:
+    from django.conf import settings
+
+    submission.argument.language = "en"
+    submission.argument.save()
+    client.force_login(teacher)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    body = client.get(_page(submission)).content.decode()
+    assert '<option value="claim">Afirmación</option>' in body
+    assert ">Claim</option>" not in body
+
+
 def test_it_adds_a_comment(client: Client, teacher: Any, submission: Any) -> None:
     client.force_login(teacher)
     url = reverse("admin:feedback_submission_comment", args=[submission.pk])
@@ -174,3 +188,27 @@ def test_it_edits_rubric_levels_as_lines_not_json(
     assert "No = zero" in refused.content.decode()  # what was typed is shown back
     criteria[0].refresh_from_db()
     assert criteria[0].levels[1]["points"] == 5
+
+
+def test_it_shows_the_default_rubric_in_the_readers_language_and_an_edited_one_as_written(
+    client: Client, teacher: Any, submission: Any
+) -> None:
+    from django.conf import settings
+
+    submission.assignment.language = "en"
+    submission.assignment.save()
+    rubric = default_rubric(assignment=submission.assignment)  # seeded in English
+    edited = rubric.criteria.get(name="Grounds")
+    edited.name = "Sources cited"
+    edited.save()
+    client.force_login(teacher)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    body = client.get(_page(submission)).content.decode()
+    assert "Coherencia general" in body and "Overall coherence" not in body
+    assert ">Afirmación</label>" in body and ">Claim</label>" not in body
+    assert ">Ausente (0)</option>" in body and ">Sólido (3)</option>" in body
+    assert ">Strong (3)</option>" not in body
+    assert ">Sources cited</label>" in body  # the instructor's own words stay
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    english = client.get(_page(submission)).content.decode()
+    assert "Overall coherence" in english and ">Strong (3)</option>" in english

@@ -23,6 +23,11 @@ def platform():
 
 @pytest.fixture
 def registration(db, platform: TestPlatform) -> LtiRegistration:
+    return register(platform)
+
+
+def register(platform: TestPlatform) -> LtiRegistration:
+    """The platform registered here, with one active deployment."""
     registration = LtiRegistration.objects.create(
         name="Test LMS",
         issuer=platform.issuer,

@@ -9,12 +9,13 @@ they received.
 
 from __future__ import annotations
 
+import html
 import json
 import secrets
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, urlencode, urlparse
 
 import jwt
 from cryptography.hazmat.primitives import serialization
@@ -50,8 +51,14 @@ class TestPlatform:
             {"id": "", "label": "Week 3", "scoreMaximum": 10, "resourceLinkId": "link-1"}
         ]
         self.members: list[dict] = []
+        # When set, the memberships endpoint answers this instead of a container.
+        self.membership_body: object = None
         # Seconds to wait before answering a token request: a platform that hangs.
         self.token_delay = 0.0
+        # The LMS's course page (GET /course?sub=...) frames the tool's login initiation
+        # URL, and /auth answers with a form that posts the signed launch, as an LMS does.
+        self.tool_login_url = ""
+        self.roles: dict[str, list[str]] = {}
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
@@ -124,6 +131,47 @@ class TestPlatform:
             body, private_pem or self.private_pem, algorithm="RS256", headers={"kid": self.kid}
         )
 
+    # --- an LMS page that opens the tool in an iframe ----------------------
+    def course_page(self, sub: str) -> str:
+        src = html.escape(self.login_url(sub))
+        return (
+            "<!doctype html><title>Philosophy 101</title><h1>Philosophy 101</h1>"
+            f'<iframe id="tool" title="Argue" src="{src}" width="1000" height="700"></iframe>'
+        )
+
+    def login_url(self, sub: str) -> str:
+        """The tool's login initiation as this LMS opens it (in its iframe or a new window)."""
+        params = urlencode(
+            {
+                "iss": self.issuer,
+                "login_hint": sub,
+                "target_link_uri": self.tool_login_url.replace("/lti/login/", "/lti/launch/"),
+                "client_id": CLIENT_ID,
+                "lti_message_hint": "hint",
+            }
+        )
+        return f"{self.tool_login_url}?{params}"
+
+    def auth_response(self, params: dict[str, str], origin: str) -> str:
+        """The OIDC auth endpoint: a form that posts the signed id_token back, at once."""
+        sub = params["login_hint"]
+        roles = self.roles.get(sub, [MEMBERSHIP + "Learner"])
+        body = self.claims(sub=sub, roles=roles, nonce=params["nonce"])
+        body[LTI + "launch_presentation"] = {
+            "document_target": "iframe",
+            "return_url": f"{origin}/course",
+        }
+        fields = {"id_token": self.sign(body), "state": params["state"]}
+        inputs = "".join(
+            f'<input type="hidden" name="{name}" value="{html.escape(value)}">'
+            for name, value in fields.items()
+        )
+        action = html.escape(params["redirect_uri"])
+        return (
+            f'<!doctype html><form method="post" action="{action}">{inputs}</form>'
+            "<script>document.forms[0].submit()</script>"
+        )
+
     # --- the tool's client_credentials grant ------------------------------
     def grant(self, form: dict[str, str]) -> str | None:
         """An access token if the tool's assertion is valid, else None."""
@@ -166,12 +214,28 @@ class TestPlatform:
             def _body(self) -> bytes:
                 return self.rfile.read(int(self.headers.get("Content-Length") or 0))
 
+            def _html(self, html: str) -> None:
+                data = html.encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
             def do_GET(self) -> None:
                 path = urlparse(self.path).path
+                query = {k: v[0] for k, v in parse_qs(urlparse(self.path).query).items()}
                 if path == "/jwks":
                     return self._send(200, platform.jwks())
+                if path == "/course":
+                    return self._html(platform.course_page(query["sub"]))
+                if path == "/auth":
+                    host = self.headers.get("Host", "")
+                    return self._html(platform.auth_response(query, f"http://{host}"))
                 if not self._authorized():
                     return self._send(401, {"error": "unauthorized"})
+                if path == "/memberships" and platform.membership_body is not None:
+                    return self._send(200, platform.membership_body)
                 if path == "/memberships":
                     return self._send(
                         200,

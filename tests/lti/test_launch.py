@@ -160,3 +160,23 @@ def test_it_is_csrf_exempt_only_on_launch_and_login(registration, platform):
     response = client.post(result.response["Location"], {"title": "t", "prompt": "p"})
     assert response.status_code == 403  # the pick-an-assignment form needs its token
     assert not Assignment.objects.exists()
+
+
+def test_it_launches_a_learner_into_a_linked_class_discussion(registration, platform):
+    from discussions.grading import sync_assignment
+    from discussions.models import Discussion
+
+    assignment = _instructor_sets_up(platform)
+    # The instructor links a graded class discussion of the course's class instead.
+    discussion = Discussion.objects.create(
+        classroom=assignment.classroom, title="Uniforms", thesis="Schools should drop uniforms."
+    )
+    sync_assignment(discussion=discussion, graded=True)
+    LinkedAssignment.objects.update(assignment=discussion.assignment)
+    student = Client()
+    result = launch(student, platform, sub="student-1", roles=LEARNER)
+    # No coach argument is made: the launch leads to the discussion's page.
+    assert not Submission.objects.filter(assignment=discussion.assignment).exists()
+    page = student.get(result.response["Location"], follow=True)
+    assert page.redirect_chain[-1][0] == f"/discussions/{discussion.pk}/"
+    assert page.status_code == 200

@@ -50,8 +50,7 @@ def test_it_adds_the_nrps_roster_to_the_class(registration, platform):
         _member("gone-1", "Learner", status="Inactive"),
     ]
     course = CourseClass.objects.get()
-    added = services.sync_roster(course=course)
-    assert added == 2
+    assert services.sync_roster(course=course) == services.RosterSync(added=2, skipped=0)
     students = {m.student.email for m in Membership.objects.filter(classroom=course.classroom)}
     assert students == {"student-1@school.example", "student-2@school.example"}
     assert not LtiUser.objects.filter(sub="gone-1", auth_user__isnull=False).exists()
@@ -61,7 +60,7 @@ def test_it_adds_the_nrps_roster_to_the_class(registration, platform):
     assert grant["grant_type"] == "client_credentials"
     assert "contextmembership.readonly" in grant["scope"]
     # Synced again: nobody is added twice.
-    assert services.sync_roster(course=course) == 0
+    assert services.sync_roster(course=course).added == 0
     # A student from the roster who launches later keeps the same account.
     launch(Client(), platform, sub="student-1", roles=LEARNER)
     assert LtiUser.objects.get(sub="student-1").auth_user.memberships.count() == 1
