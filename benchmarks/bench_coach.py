@@ -23,7 +23,7 @@ the capacity in turns per second; latency there is queueing by Little's law
 (students / throughput), so 20 students would need over 1300 turns/s to see
 15 ms there.
 
-Targets (issue §9): p50 under 15 ms and p95 under 50 ms on a 2-core machine.
+Targets: p50 under 15 ms and p95 under 50 ms on a 2-core machine.
 """
 
 from __future__ import annotations
@@ -378,8 +378,10 @@ def print_phase(label: str, fig: Figures) -> None:
             print(f"    {name:28} p50 {p50:7.1f} ms   p95 {p95:7.1f} ms")
 
 
-def report(*, phases: dict[str, Figures], students: int, think_s: float) -> bool:
+def report(*, phases: dict[str, Figures], students: int, think_s: float, pool: int = 0) -> bool:
     database = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
+    if os.environ.get("DATABASE_URL"):
+        database += f" (connection pool: {pool})" if pool else " (no connection pool)"
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     print(f"coach: {students} students, model latency 0, {database}, load average {load}")
     print(
@@ -435,6 +437,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         fake, fake_url = start_fake_anthropic(tmp)
         env = bench_env(tmp=tmp, fake_url=fake_url)
+        if env.get("DATABASE_URL"):
+            # As docs/coach.md recommends for production: a connection pool larger than
+            # the requests served at once (without one, every request connects anew).
+            env.setdefault("DATABASE_POOL_SIZE", str(args.students + 10))
         manage(env, "migrate", "--noinput", "-v", "0")
         names = [f"{prefix}{index:02d}" for index in range(args.students)]
         setup = SETUP.format(names=names, password=PASSWORD)
@@ -462,7 +468,12 @@ def main(argv: list[str] | None = None) -> int:
             label: figures(run=run, timings=timings, model_ms=model_ms)
             for label, run in runs.items()
         }
-        report(phases=phases, students=args.students, think_s=args.think)
+        report(
+            phases=phases,
+            students=args.students,
+            think_s=args.think,
+            pool=int(env.get("DATABASE_POOL_SIZE") or 0),
+        )
         # A missed speed target is reported, not failed (benchmarks/__init__.py);
         # a turn that did not end in a result is a wrong answer.
         return 1 if any(fig.failed for fig in phases.values()) else 0

@@ -6,7 +6,6 @@ it; they do not rewrite students' work behind their backs.
 
 from __future__ import annotations
 
-import csv
 import json
 from decimal import Decimal
 from typing import Any
@@ -16,11 +15,13 @@ from django.db.models import Count, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import get_language_info, gettext
 from django.utils.translation import gettext_lazy as _
 
-from coach.models import Argument, CoachMessage, CoachTurn
+from coach.models import Argument, CoachMessage, CoachTurn, Language
 from coach.steps import STEPS
 from config.admin_tools import ReadOnlyInline, ViewOnlyMixin
+from untrusted.spreadsheet import safe_writer
 
 
 class CompletedFilter(admin.SimpleListFilter):
@@ -38,6 +39,21 @@ class CompletedFilter(admin.SimpleListFilter):
         return queryset
 
 
+class LanguageFilter(admin.SimpleListFilter):
+    """The argument's language, named in the reader's language (the choices are endonyms)."""
+
+    title = _("language")
+    parameter_name = "language__exact"  # the address Django's own filter used
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [(code, get_language_info(code)["name_translated"]) for code in Language.values]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() in Language.values:
+            return queryset.filter(language=self.value())
+        return queryset
+
+
 class TranscriptInline(ReadOnlyInline):
     model = CoachMessage
     verbose_name = _("message")
@@ -48,6 +64,8 @@ class TranscriptInline(ReadOnlyInline):
 
 
 def _json_block(value: Any) -> str:
+    if value is None:
+        return "—"  # nothing stored (a failed turn), not the JSON word "null"
     return format_html(
         '<pre class="argue-pre">{}</pre>',
         json.dumps(value, ensure_ascii=False, indent=1),
@@ -73,8 +91,10 @@ class TurnInline(ReadOnlyInline):
         raw = (turn.raw_result or {}).get("proposedUpdate")
         kept = (turn.guarded_result or {}).get("proposedUpdate")
         return format_html(
-            "<em>raw:</em> {}<br><em>guarded:</em> {}",
+            "<em>{}</em> {}<br><em>{}</em> {}",
+            gettext("model:"),
             (raw or {}).get("value") or "—",
+            gettext("after the guards:"),
             (kept or {}).get("value") or "—",
         )
 
@@ -84,11 +104,18 @@ class TurnInline(ReadOnlyInline):
 
     @admin.display(description=_("tokens / cost / latency"))
     def usage(self, turn: CoachTurn) -> str:
-        return (
-            f"{turn.model} in {turn.input_tokens} (cache w {turn.cache_creation_input_tokens} "
-            f"r {turn.cache_read_input_tokens}) out {turn.output_tokens}; "
-            f"${turn.cost_usd}; {turn.latency_ms} ms"
-        )
+        return gettext(
+            "%(model)s: %(input)s tokens in (cache: %(written)s written, %(read)s read), "
+            "%(output)s out; $%(cost)s; %(ms)s ms"
+        ) % {
+            "model": turn.model,
+            "input": turn.input_tokens,
+            "written": turn.cache_creation_input_tokens,
+            "read": turn.cache_read_input_tokens,
+            "output": turn.output_tokens,
+            "cost": turn.cost_usd,
+            "ms": turn.latency_ms,
+        }
 
 
 def guard_summary(turn: CoachTurn) -> str:
@@ -126,19 +153,12 @@ CSV_COLUMNS = (
 )
 
 
-def _cell(value: Any) -> Any:
-    """Neutralise spreadsheet formulas: students' text is opened in Excel by instructors."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
 @admin.register(Argument)
 class ArgumentAdmin(ViewOnlyMixin, admin.ModelAdmin):
     list_display = (
         "title",
         "owner",
-        "language",
+        "language_name",
         "current_step",
         "is_complete",
         "turn_count",
@@ -148,7 +168,7 @@ class ArgumentAdmin(ViewOnlyMixin, admin.ModelAdmin):
         ("owner", admin.RelatedOnlyFieldListFilter),
         "current_step",
         CompletedFilter,
-        "language",
+        LanguageFilter,
         "created_at",
         "updated_at",
     )
@@ -163,7 +183,7 @@ class ArgumentAdmin(ViewOnlyMixin, admin.ModelAdmin):
     readonly_fields = (
         "owner",
         "title",
-        "language",
+        "language_name",
         "current_step",
         "completed_at",
         "created_at",
@@ -181,6 +201,11 @@ class ArgumentAdmin(ViewOnlyMixin, admin.ModelAdmin):
     @admin.display(boolean=True, description=_("complete"), ordering="completed_at")
     def is_complete(self, argument: Argument) -> bool:
         return argument.completed_at is not None
+
+    @admin.display(description=_("language"), ordering="language")
+    def language_name(self, argument: Argument) -> str:
+        """The argument's language named in the reader's ("inglés" on a Spanish page)."""
+        return get_language_info(argument.language)["name_translated"]
 
     @admin.display(description=_("turns"), ordering="_turns")
     def turn_count(self, argument: Argument) -> int:
@@ -215,7 +240,8 @@ class ArgumentAdmin(ViewOnlyMixin, admin.ModelAdmin):
         stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="arguments-{stamp}.csv"'
-        writer = csv.writer(response)
+        # Students' text is opened in Excel by instructors: no cell may be a formula.
+        writer = safe_writer(response)
         writer.writerow(CSV_COLUMNS)
         rows = queryset.select_related("owner").annotate(
             _messages=Count("messages", distinct=True),
@@ -224,8 +250,7 @@ class ArgumentAdmin(ViewOnlyMixin, admin.ModelAdmin):
         for argument in rows.order_by("id"):
             turns = argument.turns.all()
             writer.writerow(
-                _cell(value)
-                for value in [
+                [
                     argument.pk,
                     argument.owner.get_username(),
                     argument.title,

@@ -9,8 +9,14 @@
   -> the draft plus {"advanced": bool, "completed": bool}; a rejection adds
   {"acknowledgement": {"message_id", "text"}}: the coach's stored reply to it.
 - ``POST /api/arguments/<id>/draft`` {field: <step id>, value} -> the draft.
-- ``POST /api/arguments/<id>/advance`` -> the draft plus {"advanced", "completed"}:
-  moves on from a typed step when an assignment's policy forbids proposals.
+- ``POST /api/arguments/<id>/advance`` {value?} -> the draft plus {"advanced",
+  "completed"}: moves on with the student's own words (``value``, saved first,
+  else the step's typed text) when an assignment's policy forbids proposals.
+
+A move on refused by an instructor's required criteria (accept or advance) is
+400 ``criteria_not_met`` with ``coach_message`` {"message_id", "text"}: what
+the coach said about it in the transcript (what is missing). A proposal left
+from before the assignment became hints only is 409 ``proposals_off``.
 
 An instructor's policy (coach.policy) is enforced here: a read-only
 argument (past its due date) refuses every write with 403 ``read_only``.
@@ -44,7 +50,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from coach.models import Argument
-from coach.policy import policy_for
+from coach.policy import Policy
 from coach.services import (
     ProposalError,
     accept_proposal,
@@ -175,7 +181,14 @@ def api_login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
         except BadRequest as bad:
             return _error(400, bad.code, bad.detail)
         except ProposalError as refused:
-            return _error(refused.status, refused.code, str(refused))
+            extra = {}
+            if refused.reply is not None:
+                # The coach's words about the refusal, for the page to show in the transcript.
+                extra["coach_message"] = {
+                    "message_id": refused.reply.pk,
+                    "text": refused.reply.text,
+                }
+            return _error(refused.status, refused.code, str(refused), **extra)
 
     return wrapper
 
@@ -200,17 +213,13 @@ def _turn_request(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _policy_refusal(user: Any, argument_id: int) -> JsonResponse | None:
+def _policy_refusal(policy: Policy) -> JsonResponse | None:
     """An instructor's rule that refuses this turn before anything is stored (coach.policy).
 
     403 ``read_only`` after the due date, 403 ``coach_off`` when the coach is
     off for the assignment, 429 ``turn_quota`` when the turns are used up;
     each with a plain sentence in ``detail``.
     """
-    argument = _get_argument_for_user(user, argument_id)
-    if argument is None:
-        return None  # begin_turn answers 404
-    policy = policy_for(argument)
     if policy.locked:
         return _error(403, "read_only", policy.locked)
     if not policy.coach:
@@ -241,12 +250,11 @@ def _open_turn(request: HttpRequest) -> HttpResponse | tuple[TurnState, str, str
         return _error(400, bad.code, bad.detail)
     except LimitReached as refused:
         return _limit_reached(refused)
-    refused = _policy_refusal(request.user, turn["argument_id"])
-    if refused is not None:
-        return refused
-    state = begin_turn(owner=request.user, **turn)
+    state = begin_turn(owner=request.user, refuse=_policy_refusal, **turn)
     if state is None:
         return _not_found()
+    if isinstance(state, HttpResponse):
+        return state
     return state, turn["message"], turn["step"]
 
 
@@ -317,11 +325,13 @@ def api_draft(request: HttpRequest, argument_id: int) -> HttpResponse:
 @require_POST
 @api_login_required
 def api_advance(request: HttpRequest, argument_id: int) -> HttpResponse:
-    """Move on from a typed step when the coach may not propose (hints only, or off)."""
+    """Move on with the student's own words when the coach may not propose (hints only, or off)."""
     argument = _get_argument_for_user(request.user, argument_id)
     if argument is None:
         return _not_found()
-    argument, advanced = advance_typed(argument=argument)
+    body = _json_body(request)
+    value = _text(body, "value", limit=MAX_FIELD_CHARS) if "value" in body else None
+    argument, advanced = advance_typed(argument=argument, value=value)
     return JsonResponse(
         {**draft_json(argument=argument), "advanced": advanced, "completed": argument.is_complete}
     )

@@ -1,10 +1,11 @@
 from django.apps import AppConfig
 from django.db.backends.signals import connection_created
+from django.utils.translation import gettext_lazy as _
 
 
 class CoachConfig(AppConfig):
     name = "coach"
-    verbose_name = "Toulmin coach"
+    verbose_name = _("Toulmin coach")
 
     def ready(self) -> None:
         from coach.sqlite_wal import keep_wal_open

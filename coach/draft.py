@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from coach.models import Argument
+from coach.policy import Policy, policy_for
 from coach.steps import STEPS, step_index
 from llm import api_key_configured
 
-__all__ = ["coach_kind", "draft_json", "step_status"]
+__all__ = ["coach_kind", "draft_json", "offered_proposal", "step_status"]
 
 
 def coach_kind() -> Literal["ai", "offline"]:
@@ -30,8 +31,27 @@ def step_status(*, argument: Argument, step_id: str) -> Literal["done", "current
     return "current" if there == here else "todo"
 
 
-def draft_json(*, argument: Argument) -> dict[str, Any]:
-    """The whole draft: metadata, each step with value/status/provenance, the pending proposal."""
+def offered_proposal(*, argument: Argument, policy: Policy) -> dict[str, Any] | None:
+    """The pending proposal, if the student may still accept it as it is; else None.
+
+    A proposal can outlive the rule it was made under: an instructor may switch
+    the assignment to hints only (or the coach off), or add a criterion the
+    text misses, while it waits. Then it is neither shown nor accepted
+    (`coach.services.accept_proposal` asks this too), and the coach is not
+    told about it.
+    """
+    proposal = argument.pending_proposal
+    if not proposal or not policy.proposals or not policy.coach:
+        return None
+    if policy.unmet(argument.current_step, str(proposal.get("value") or "")):
+        return None
+    return proposal
+
+
+def draft_json(*, argument: Argument, policy: Policy | None = None) -> dict[str, Any]:
+    """The whole draft: metadata, each step with value/status/provenance, the proposal the
+    student may accept (`offered_proposal`; `policy` defaults to the argument's own)."""
+    policy = policy if policy is not None else policy_for(argument)
     return {
         "id": argument.pk,
         "title": argument.title,
@@ -48,7 +68,7 @@ def draft_json(*, argument: Argument) -> dict[str, Any]:
             }
             for step in STEPS
         ],
-        "pending_proposal": argument.pending_proposal,
+        "pending_proposal": offered_proposal(argument=argument, policy=policy),
         "completed_at": argument.completed_at.isoformat() if argument.completed_at else None,
         "coach": coach_kind(),
     }

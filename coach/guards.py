@@ -7,32 +7,45 @@ instructor can read in the admin what the model wanted and what it got.
 
 1. step_coercion      `step` and `proposedUpdate.field` := the current step.
 2. empty_value        a proposal with an empty / whitespace value is removed.
-3. first_turn_bias    on the student's first message for the step, a proposal
+3. question           the student asked a question about the step or the task
+                      (coach.intents): it is answered, not graded, so a
+                      proposal and any advance are removed.
+4. first_turn_bias    on the student's first message for the step, a proposal
                       with confidence < 0.8 (or none) is removed, unless the
                       message asks for a rewrite. (The prompt also carries a
                       hint that favours coaching; see coach.prompts.)
-4. advance_gating     `shouldAdvance` is removed when there is no proposal and
+5. advance_gating     `shouldAdvance` is removed when there is no proposal and
                       the draft is empty, when the text (the proposal's value,
                       else the draft) fails the step heuristics, or when
                       confidence < 0.6 (a missing confidence counts as 0).
                       On the rebuttal step a standing advance becomes
                       `isComplete: true`; `isComplete` is held to the same
                       test and is removed on any other step.
-5. next_step          when `shouldAdvance` stands, `nextStep` := the step
+6. next_step          when `shouldAdvance` stands, `nextStep` := the step
                       after the current one; otherwise it is removed.
-6. confirmation       when the student confirmed and the reply carries no
+7. confirmation       when the student confirmed and the reply carries no
                       proposal, the pending proposal for this step is
                       re-attached.
-7. schema             the final result must validate (pydantic + the strict
+8. rejected           a proposal of the very text the student rejected last on
+                      this step is removed ("yes" after Reject must not put it
+                      up again), and the reply says so.
+9. schema             the final result must validate (pydantic + the strict
                       contract checks); failure raises GuardRejected.
-8. question_appending a non-empty `nextQuestion` is appended to
+10. question_appending a non-empty `nextQuestion` is appended to
                       `assistantText` after a blank line, unless the text
                       already ends with it.
 
-An instructor's policy (coach.policy) adds two rules: `advance_gating` also
-holds the text to the assignment's required criteria, and `no_proposals`
-(after `confirmation`, before `schema`) strips every `proposedUpdate` when
-the policy is "hints only".
+An instructor's policy (coach.policy) adds three rules: `advance_gating` also
+holds the text to the assignment's required criteria; `no_proposals` (between
+`confirmation` and `rejected`) strips every `proposedUpdate` when the policy is "hints
+only", and says that the words are the student's to write; `criteria`
+(after `rejected`, before `schema`) removes a proposal whose text misses a
+required criterion, and says what is missing, so the coach never offers text
+that the accept endpoint would refuse.
+
+A guard that removes something the student was about to see says why in the
+reply, in the argument's language (coach.notes), so the words never promise
+a card that is not there.
 
 Confirmation re-attaches after the gating on purpose: the student has just
 accepted in words, and the proposal still waits for their click (the
@@ -47,7 +60,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from coach import notes
 from coach.heuristics import check_step
+from coach.provenance import normalise
 from coach.schemas import CoachAIResult, ProposedUpdate, contract_problems
 from coach.steps import next_step
 
@@ -62,11 +77,14 @@ __all__ = [
     "advance_gating",
     "apply_guards",
     "confirmation",
+    "criteria_gate",
     "empty_value",
     "first_turn_bias",
     "next_step_correction",
     "no_proposals",
     "question_appending",
+    "question_not_graded",
+    "rejected_again",
     "schema_validation",
     "step_coercion",
 ]
@@ -92,6 +110,13 @@ class GuardContext:
     proposals_allowed: bool = True
     # The current step's text -> the required criteria it misses (names); None: no criteria.
     criteria_check: Callable[[str], list[str]] | None = None
+    # The argument's language: what a guard adds to the reply is said in it.
+    language: str = "en"
+    # The elements a question about the step or the task asks about (coach.intents);
+    # empty: the message is not such a question.
+    question_topics: tuple[str, ...] = ()
+    # The text the student rejected last on this step ("": none).
+    rejected_value: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +184,38 @@ def empty_value(
         return result, _keep(name, "the proposal has a value")
     return result.model_copy(update={"proposedUpdate": None}), _change(
         name, "removed a proposal with an empty value"
+    )
+
+
+def _with_note(result: CoachAIResult, note: str, **update: Any) -> CoachAIResult:
+    """The result with `update` applied and `note` said after the coach's own words."""
+    text = result.assistantText.rstrip()
+    if note and note not in text:
+        text = f"{text} {note}" if text else note
+    return result.model_copy(update={**update, "assistantText": text})
+
+
+_NO_PROPOSAL_NO_ADVANCE = {
+    "proposedUpdate": None,
+    "shouldAdvance": None,
+    "nextStep": None,
+    "isComplete": None,
+}
+
+
+def question_not_graded(
+    result: CoachAIResult, context: GuardContext
+) -> tuple[CoachAIResult, GuardDecision]:
+    name = "question"
+    if not context.question_topics:
+        return result, _keep(name, "not a question about the step or the task")
+    wanted = [
+        key for key in ("proposedUpdate", "shouldAdvance", "isComplete") if getattr(result, key)
+    ]
+    if not wanted:
+        return result, _keep(name, "a question, answered without a proposal or an advance")
+    return result.model_copy(update=_NO_PROPOSAL_NO_ADVANCE), _change(
+        name, f"a question is not an attempt: removed {', '.join(wanted)}"
     )
 
 
@@ -285,8 +342,44 @@ def no_proposals(
         return result, _keep(name, "proposals allowed")
     if result.proposedUpdate is None:
         return result, _keep(name, "hints only, and no proposal")
-    return result.model_copy(update={"proposedUpdate": None}), _change(
+    note = notes.hints_only_note(step=context.current_step, language=context.language)
+    return _with_note(result, note, proposedUpdate=None), _change(
         name, "hints only: removed the proposal"
+    )
+
+
+def rejected_again(
+    result: CoachAIResult, context: GuardContext
+) -> tuple[CoachAIResult, GuardDecision]:
+    name = "rejected"
+    proposal = result.proposedUpdate
+    if proposal is None or not context.rejected_value.strip():
+        return result, _keep(name, "no proposal, or nothing rejected on this step")
+    if normalise(proposal.value) != normalise(context.rejected_value):
+        return result, _keep(name, "the proposal is not the text the student rejected")
+    note = notes.rejected_again(step=context.current_step, language=context.language)
+    return _with_note(result, note, **_NO_PROPOSAL_NO_ADVANCE), _change(
+        name, "removed a proposal of the text the student had just rejected"
+    )
+
+
+def criteria_gate(
+    result: CoachAIResult, context: GuardContext
+) -> tuple[CoachAIResult, GuardDecision]:
+    name = "criteria"
+    proposal = result.proposedUpdate
+    if context.criteria_check is None:
+        return result, _keep(name, "no required criteria")
+    if proposal is None:
+        return result, _keep(name, "no proposal")
+    unmet = context.criteria_check(proposal.value)
+    if not unmet:
+        return result, _keep(name, "the proposal meets the required criteria")
+    note = notes.criteria_note(
+        step=context.current_step, language=context.language, unmet=unmet, held_back=True
+    )
+    return _with_note(result, note, **_NO_PROPOSAL_NO_ADVANCE), _change(
+        name, f"removed a proposal that misses required criteria ({'; '.join(unmet)})"
     )
 
 
@@ -323,11 +416,14 @@ def question_appending(
 GUARDS: tuple[Guard, ...] = (
     step_coercion,
     empty_value,
+    question_not_graded,
     first_turn_bias,
     advance_gating,
     next_step_correction,
     confirmation,
     no_proposals,
+    rejected_again,
+    criteria_gate,
     schema_validation,
     question_appending,
 )

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from coach.steps import STEPS, field_for, label_for
+from coach.steps import STEPS, field_for, label_for, reader_language
 
 
 class Language(models.TextChoices):
@@ -45,7 +46,10 @@ class ArgumentQuerySet(models.QuerySet):
 
 class Argument(models.Model):
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="arguments"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="arguments",
+        verbose_name=_("owner"),
     )
     title = models.CharField(_("title"), max_length=200)
     language = models.CharField(
@@ -66,6 +70,9 @@ class Argument(models.Model):
     # {"field": <step id>, "value": str, "rationale": str} — the coach's last
     # proposal for the current step, until the student accepts or rejects it.
     pending_proposal = models.JSONField(_("pending proposal"), null=True, blank=True)
+    # {"field": <step id>, "value": str} — the proposal the student last rejected, so
+    # that a "yes" right after does not put the same text up again (coach.guards).
+    rejected_proposal = models.JSONField(_("rejected proposal"), null=True, blank=True)
     # {<model field name>: "accepted" | "typed" | "edited"}; absent = empty field.
     provenance = models.JSONField(_("provenance"), default=dict, blank=True)
     completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
@@ -75,6 +82,8 @@ class Argument(models.Model):
     objects = ArgumentQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("argument")
+        verbose_name_plural = _("arguments")
         ordering = ["-updated_at", "-id"]
         indexes = [models.Index(fields=["owner", "-updated_at"])]
 
@@ -102,17 +111,23 @@ class Role(models.TextChoices):
 
 
 class CoachMessage(models.Model):
-    argument = models.ForeignKey(Argument, on_delete=models.CASCADE, related_name="messages")
-    role = models.CharField(max_length=10, choices=Role.choices)
-    text = models.TextField()
-    step = models.CharField(max_length=20, choices=STEP_CHOICES)
-    created_at = models.DateTimeField(auto_now_add=True)
+    argument = models.ForeignKey(
+        Argument, on_delete=models.CASCADE, related_name="messages", verbose_name=_("argument")
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices)
+    text = models.TextField(_("text"))
+    step = models.CharField(_("step"), max_length=20, choices=STEP_CHOICES)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("coach message")
+        verbose_name_plural = _("coach messages")
         ordering = ["created_at", "id"]
 
     def __str__(self) -> str:
-        return f"{self.role} @ {self.step}: {self.text[:60]}"
+        # Shown in the admin (the transcript inline): in the reader's language.
+        step = label_for(self.step, reader_language())
+        return f"{self.get_role_display()} · {step}: {self.text[:60]}"
 
 
 class CoachKind(models.TextChoices):
@@ -123,39 +138,62 @@ class CoachKind(models.TextChoices):
 class CoachTurn(models.Model):
     """One model reply (or one failed attempt at one): what it said and what the guards did."""
 
-    argument = models.ForeignKey(Argument, on_delete=models.CASCADE, related_name="turns")
+    argument = models.ForeignKey(
+        Argument, on_delete=models.CASCADE, related_name="turns", verbose_name=_("argument")
+    )
     user_message = models.ForeignKey(
-        CoachMessage, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        CoachMessage,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("student message"),
     )
     assistant_message = models.ForeignKey(
-        CoachMessage, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        CoachMessage,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("coach reply"),
     )
-    step = models.CharField(max_length=20, choices=STEP_CHOICES)
-    coach = models.CharField(max_length=10, choices=CoachKind.choices, default=CoachKind.AI)
+    step = models.CharField(_("step"), max_length=20, choices=STEP_CHOICES)
+    coach = models.CharField(
+        _("coach"), max_length=10, choices=CoachKind.choices, default=CoachKind.AI
+    )
     # What the model returned (parsed when it parsed, else {"raw_text": ...}),
     # and what survived the guards.
-    raw_result = models.JSONField(null=True, blank=True)
-    guarded_result = models.JSONField(null=True, blank=True)
+    raw_result = models.JSONField(_("raw result"), null=True, blank=True)
+    guarded_result = models.JSONField(_("guarded result"), null=True, blank=True)
     # [{"name", "changed", "reason"}, ...] in the order the guards ran.
-    guard_decisions = models.JSONField(default=list, blank=True)
-    model = models.CharField(max_length=100, blank=True, default="")
-    input_tokens = models.PositiveIntegerField(default=0)
-    output_tokens = models.PositiveIntegerField(default=0)
-    cache_creation_input_tokens = models.PositiveIntegerField(default=0)
-    cache_read_input_tokens = models.PositiveIntegerField(default=0)
-    cost_usd = models.DecimalField(max_digits=12, decimal_places=6, default=0)
-    latency_ms = models.PositiveIntegerField(default=0)
+    guard_decisions = models.JSONField(_("guard decisions"), default=list, blank=True)
+    model = models.CharField(_("model"), max_length=100, blank=True, default="")
+    input_tokens = models.PositiveIntegerField(_("input tokens"), default=0)
+    output_tokens = models.PositiveIntegerField(_("output tokens"), default=0)
+    cache_creation_input_tokens = models.PositiveIntegerField(
+        _("cache creation input tokens"), default=0
+    )
+    cache_read_input_tokens = models.PositiveIntegerField(_("cache read input tokens"), default=0)
+    cost_usd = models.DecimalField(_("cost (USD)"), max_digits=12, decimal_places=6, default=0)
+    latency_ms = models.PositiveIntegerField(_("latency (ms)"), default=0)
     # Empty on success; else the NDJSON error code (coach_stream_failed, ...).
-    error_code = models.CharField(max_length=40, blank=True, default="")
-    error_detail = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
+    error_code = models.CharField(_("error code"), max_length=40, blank=True, default="")
+    error_detail = models.TextField(_("error detail"), blank=True, default="")
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("coach turn")
+        verbose_name_plural = _("coach turns")
         ordering = ["created_at", "id"]
 
     def __str__(self) -> str:
-        outcome = self.error_code or "ok"
-        return f"turn {self.pk} @ {self.step} ({outcome})"
+        outcome = self.error_code or gettext("ok")
+        step = label_for(self.step, reader_language())
+        return gettext("turn %(id)s · %(step)s (%(outcome)s)") % {
+            "id": self.pk,
+            "step": step,
+            "outcome": outcome,
+        }
 
     @property
     def failed(self) -> bool:

@@ -5,18 +5,34 @@ guards and the same NDJSON stream, so a fresh checkout (`make run`) has a
 working coach. It cannot write for the student, so it does what a patient
 tutor with a checklist does:
 
-- opening a step (empty message): says what the element is and asks the
-  step's guiding question;
-- a question from the student ("what is a warrant?"): explains the element;
+- opening a step (empty message): says what the element is, what the
+  instructor requires of it (if anything), and asks the step's guiding
+  question;
+- a question about the step or the task ("what is a warrant?", "¿qué es la
+  garantía?", coach.intents): answers it with what the element is, how it
+  differs from its neighbours and an example on another topic
+  (coach.explain) — never a verdict on the question as if it were an attempt;
 - an attempt: names what `coach.heuristics.assess_step` finds weak (words
   that are not words, a claim with no verb, grounds unrelated to the claim,
-  a warrant that links nothing ...) and asks the guiding question again, or,
-  when nothing is weak, says so and asks whether to use it — it does not
-  propose unasked (the coach guides first);
+  a warrant that links nothing ...) and asks the guiding question again;
+  when nothing is weak it checks the instructor's required criteria before
+  it praises (and names what they ask for when one is missing); when all is
+  well it says so and asks whether to use it — it does not propose unasked
+  (the coach guides first). Under hints only it points to the "Use my words
+  for ..." button instead: it never offers a proposal it may not make;
 - a confirmation ("yes", "me sirve"): proposes the student's own text — the
-  pending proposal, else their latest attempt at this step, else the draft;
+  pending proposal, else their latest attempt at this step, else the draft —
+  unless the text misses a required criterion (it says what is missing
+  instead), or is the text the student just rejected;
 - a rewrite request: it cannot rewrite, so it says so, proposes the tidied
-  attempt and names what still needs work.
+  attempt and names what still needs work;
+- "can you write it for me?": under hints only, the policy, kindly, then
+  what the element needs and an example; otherwise as a rewrite request, or,
+  with nothing of the student's to tidy, what the element needs and an
+  example.
+
+The button it tells the student to press is named as the page names it
+(coach.notes.GESTURES).
 
 It varies its words: every sentence has two or three phrasings, chosen by
 the number of the student's messages on the step, skipping any sentence the
@@ -30,12 +46,15 @@ advance guard behaves exactly as it does with the AI.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from coach import notes
+from coach.explain import explain
 from coach.heuristics import HeuristicResult, assess_step, problem_message
-from coach.intents import is_confirmation, is_rewrite_request
+from coach.intents import classify, is_rewrite_request
+from coach.provenance import normalise
 from coach.schemas import CoachAIResult, ProposedUpdate
 from coach.steps import next_step, phrases_for
 
@@ -217,8 +236,21 @@ _SAY: dict[str, dict[str, tuple[str, ...]]] = {
             "Yes, that holds up as {as_}.",
         ),
         "ask_use": (
-            'If you want to keep it, reply "yes" and I will propose it for your draft.',
-            'Reply "yes" to put it in your draft, or keep refining it.',
+            'Reply "yes" and I will put it up as a proposal: press {accept} on it to keep it '
+            "and move on.",
+            'Reply "yes" to get it as a proposal you can keep with {accept}, or keep refining it.',
+        ),
+        "use_words": (
+            "When you are happy with it, press {use} to keep it and move on.",
+            "Press {use} to keep these words and move on, or keep refining them.",
+        ),
+        "criteria_first": (
+            "It reads as {as_}, but not yet as your instructor asks.",
+            "This is on the right track, but something your instructor asks for is missing.",
+        ),
+        "write_offline": (
+            "I cannot write it for you without a language model, but I can show you what it needs.",
+            "Without a language model I cannot write it for you; here is what it needs.",
         ),
         "nothing": (
             "There is nothing for me to use yet.",
@@ -229,8 +261,8 @@ _SAY: dict[str, dict[str, tuple[str, ...]]] = {
             "That is not something I can put in your draft: {problems}.",
         ),
         "proposed_ok": (
-            "Here is your text as {the}: accept it to move on.",
-            "I have put your words up as {the}: accept them to move on.",
+            "Here is your text as {the}: press {accept} to keep it and move on.",
+            "I have put your words up as {the}: press {accept} to keep them and move on.",
         ),
         "proposed_weak": (
             "Here is your text as {the}, but {problems}.",
@@ -257,8 +289,23 @@ _SAY: dict[str, dict[str, tuple[str, ...]]] = {
             "Sí, eso se sostiene como {as_}.",
         ),
         "ask_use": (
-            "Si quieres conservarlo, responde «sí» y lo propondré para tu borrador.",
-            "Responde «sí» para ponerlo en tu borrador, o sigue puliéndolo.",
+            "Responde «sí» y lo pondré como propuesta: pulsa {accept} en ella para conservarlo "
+            "y avanzar.",
+            "Responde «sí» para recibirlo como una propuesta que puedes conservar con {accept}, "
+            "o sigue puliéndolo.",
+        ),
+        "use_words": (
+            "Cuando te guste, pulsa {use} para conservarlo y avanzar.",
+            "Pulsa {use} para conservar estas palabras y avanzar, o sigue puliéndolas.",
+        ),
+        "criteria_first": (
+            "Se lee como {as_}, pero todavía no como pide tu docente.",
+            "Esto va por buen camino, pero falta algo que pide tu docente.",
+        ),
+        "write_offline": (
+            "Sin un modelo de lenguaje no puedo escribirlo por ti, pero puedo mostrarte lo que "
+            "necesita.",
+            "No puedo escribirlo por ti sin un modelo de lenguaje; esto es lo que necesita.",
         ),
         "nothing": (
             "Todavía no hay nada que pueda usar.",
@@ -269,8 +316,8 @@ _SAY: dict[str, dict[str, tuple[str, ...]]] = {
             "Eso no es algo que pueda poner en tu borrador: {problems}.",
         ),
         "proposed_ok": (
-            "Aquí está tu texto como {as_}: acéptalo para avanzar.",
-            "He propuesto tus palabras como {as_}: acéptalas para avanzar.",
+            "Aquí está tu texto como {as_}: pulsa {accept} para conservarlo y avanzar.",
+            "He propuesto tus palabras como {as_}: pulsa {accept} para conservarlas y avanzar.",
         ),
         "proposed_weak": (
             "Aquí está tu texto como {as_}, pero {problems}.",
@@ -317,6 +364,14 @@ class OfflineTurn:
     draft: Mapping[str, str] = field(default_factory=dict)
     # The coach's last words in this conversation: no sentence of them is said again.
     previous_reply: str = ""
+    # An instructor's rules (coach.policy): may the coach propose (False: hints only), and
+    # the step's text -> the labels of the required criteria it misses (None: no criteria).
+    proposals_allowed: bool = True
+    criteria_check: Callable[[str], list[str]] | None = None
+    # The text the student rejected last on this step: never proposed again ("": none).
+    rejected_value: str = ""
+    # The argument's title: an example is taken from another topic.
+    title: str = ""
 
 
 def tidy(text: str) -> str:
@@ -359,6 +414,8 @@ def _say(turn: OfflineTurn, key: str, **values: str) -> str:
         your=nouns.your,
         the=nouns.the,
         as_=nouns.as_,
+        accept=notes.gesture("accept", language=turn.language, quoted=True),
+        use=notes.gesture("use_my_words", language=turn.language, step=turn.step, quoted=True),
         **values,
     )
 
@@ -373,30 +430,26 @@ def _problems_text(problems: Sequence[str], language: str) -> str:
     return joiner.join(problem_message(problem, language) for problem in problems)
 
 
-def _is_attempt(message: str) -> bool:
-    """A message that carries the student's own text (not agreement, not a request)."""
-    return (
-        bool(message.strip()) and not is_confirmation(message) and not is_rewrite_request(message)
-    )
-
-
-def _is_question_about_the_step(message: str, step: str) -> bool:
-    """A short question is about the element; a claim-length one is a (weak) claim attempt."""
-    stripped = message.strip()
-    asks = stripped.endswith("?") or stripped.startswith("¿")
-    return asks and (step != "claim" or len(stripped.split()) <= 6)
-
-
 def _candidate(turn: OfflineTurn) -> str:
     """The student's own text for this step: their latest attempt, else the draft."""
     for earlier in reversed(turn.step_messages):
-        if _is_attempt(earlier) and not _is_question_about_the_step(earlier, turn.step):
+        if classify(earlier, turn.step).kind == "attempt":
             return earlier.strip()
     return turn.draft_text.strip()
 
 
 def _assess(turn: OfflineTurn, text: str) -> HeuristicResult:
     return assess_step(step=turn.step, text=text, draft=turn.draft, language=turn.language)
+
+
+def _unmet(turn: OfflineTurn, text: str) -> list[str]:
+    return turn.criteria_check(text) if turn.criteria_check is not None else []
+
+
+def _criteria(turn: OfflineTurn, unmet: Sequence[str], *, held_back: bool) -> str:
+    return notes.criteria_note(
+        step=turn.step, language=turn.language, unmet=unmet, held_back=held_back
+    )
 
 
 def _result(turn: OfflineTurn, text: str, *, question: bool = True, **fields: Any) -> CoachAIResult:
@@ -411,6 +464,15 @@ def _propose(turn: OfflineTurn, value: str, *, confidence_ok: float, lead: str) 
         # Nothing to keep in a draft: say why instead of proposing it.
         problems = _problems_text(verdict.problems, turn.language)
         return _result(turn, _say(turn, "unreadable", problems=problems), confidence=0.2)
+    if turn.rejected_value and normalise(value) == normalise(turn.rejected_value):
+        # The student has just turned these words down: a "yes" does not bring them back.
+        said = notes.rejected_again(step=turn.step, language=turn.language)
+        return _result(turn, " ".join(part for part in (lead, said) if part), confidence=0.3)
+    unmet = _unmet(turn, value)
+    if unmet:
+        # The accept endpoint would refuse it: say what is missing instead of offering it.
+        said = _criteria(turn, unmet, held_back=True)
+        return _result(turn, " ".join(part for part in (lead, said) if part), confidence=0.4)
     proposal = ProposedUpdate(field=turn.step, value=value, rationale=lead or None)
     if verdict.ok:
         text = " ".join(part for part in (lead, _say(turn, "proposed_ok")) if part)
@@ -424,19 +486,53 @@ def _propose(turn: OfflineTurn, value: str, *, confidence_ok: float, lead: str) 
             turn, text, question=False, confidence=confidence_ok, proposedUpdate=proposal, **advance
         )
     problems = _problems_text(verdict.problems, turn.language)
+    if _first_attempt(turn):
+        # The first-turn guard would take a weak proposal off the first message, and the
+        # words would promise a card that is not there: name what is weak instead.
+        text = " ".join(part for part in (lead, _say(turn, "weak", problems=problems)) if part)
+        return _result(turn, f"{text} {_from(turn, _HINTS)}", confidence=0.4)
     text = " ".join(part for part in (lead, _say(turn, "proposed_weak", problems=problems)) if part)
     return _result(turn, text, confidence=0.4, proposedUpdate=proposal)
 
 
+def _first_attempt(turn: OfflineTurn) -> bool:
+    """No earlier message on this step but questions (as coach.turn_store counts it)."""
+    return all(classify(text, turn.step).kind == "question" for text in turn.step_messages)
+
+
 def _open_step(turn: OfflineTurn) -> CoachAIResult:
     parts = [_say(turn, "open"), _from(turn, _HINTS)]
+    required = _unmet(turn, "")  # an empty text misses every criterion: all of the step's
+    if required:
+        parts.append(_criteria(turn, required, held_back=False))
     if turn.draft_text.strip():
         parts.append(_say(turn, "draft_note", text=turn.draft_text.strip()))
     return _result(turn, " ".join(parts))
 
 
+def _own_words_verdict(turn: OfflineTurn, text: str) -> CoachAIResult:
+    """Under hints only: what the student's own text still needs, or the button that keeps it."""
+    verdict = _assess(turn, text)
+    if not verdict.ok:
+        problems = _problems_text(verdict.problems, turn.language)
+        return _result(turn, f"{_say(turn, 'weak', problems=problems)} {_from(turn, _HINTS)}")
+    unmet = _unmet(turn, text)
+    if unmet:
+        said = f"{_say(turn, 'criteria_first')} {_criteria(turn, unmet, held_back=False)}"
+        return _result(turn, said, confidence=0.5)
+    return _result(
+        turn, f"{_say(turn, 'good')} {_say(turn, 'use_words')}", question=False, confidence=0.75
+    )
+
+
 def _confirm(turn: OfflineTurn) -> CoachAIResult:
     pending = turn.pending_proposal
+    if not turn.proposals_allowed:
+        # Hints only: a "yes" cannot be met with a proposal; the student's words stay theirs.
+        value = tidy(_candidate(turn))
+        if not value:
+            return _result(turn, _say(turn, "nothing"))
+        return _own_words_verdict(turn, value)
     if pending and pending.get("field") == turn.step and str(pending.get("value", "")).strip():
         value = str(pending["value"]).strip()
     else:
@@ -456,34 +552,83 @@ def _text_beside_request(message: str) -> str:
     return ". ".join(own)
 
 
+def _what_it_needs(turn: OfflineTurn) -> str:
+    """What the element is, and an example of it on another topic."""
+    return explain(
+        [turn.step],
+        language=turn.language,
+        current_step=turn.step,
+        title=turn.title,
+        turn_count=len(turn.step_messages),
+        previous=turn.previous_reply,
+    )
+
+
 def _rewrite(turn: OfflineTurn) -> CoachAIResult:
+    if not turn.proposals_allowed:
+        return _write(turn)
     value = tidy(_text_beside_request(turn.message) or _candidate(turn))
     if not value:
         return _result(turn, _say(turn, "nothing"))
     return _propose(turn, value, confidence_ok=0.7, lead=_say(turn, "offline_rewrite"))
 
 
+def _write(turn: OfflineTurn) -> CoachAIResult:
+    """ "Can you write it for me?" """
+    if not turn.proposals_allowed:
+        lead = notes.hints_only_write(language=turn.language)
+        return _result(turn, f"{lead} {_what_it_needs(turn)}")
+    if _candidate(turn):
+        return _rewrite(turn)
+    return _result(turn, f"{_say(turn, 'write_offline')} {_what_it_needs(turn)}")
+
+
+def _answer(turn: OfflineTurn, topics: Sequence[str]) -> CoachAIResult:
+    """A question about the step or the task, answered, not graded."""
+    answer = explain(
+        topics,
+        language=turn.language,
+        current_step=turn.step,
+        title=turn.title,
+        turn_count=len(turn.step_messages),
+        previous=turn.previous_reply,
+    )
+    return _result(turn, f"{_say(turn, 'explain')} {answer}")
+
+
 def _attempt(turn: OfflineTurn) -> CoachAIResult:
     verdict = _assess(turn, turn.message)
-    if verdict.ok:
-        text = f"{_say(turn, 'good')} {_say(turn, 'ask_use')}"
-        return _result(turn, text, question=False, confidence=0.75)
-    problems = _problems_text(verdict.problems, turn.language)
-    text = f"{_say(turn, 'weak', problems=problems)} {_from(turn, _HINTS)}"
-    return _result(turn, text, confidence=0.3)
+    if not verdict.ok:
+        problems = _problems_text(verdict.problems, turn.language)
+        parts = [_say(turn, "weak", problems=problems), _from(turn, _HINTS)]
+        unmet = _unmet(turn, tidy(turn.message))
+        if unmet:  # what the instructor requires, said with what is weak
+            parts.append(_criteria(turn, unmet, held_back=False))
+        return _result(turn, " ".join(parts), confidence=0.3)
+    if not turn.proposals_allowed:
+        return _own_words_verdict(turn, tidy(turn.message))
+    unmet = _unmet(turn, tidy(turn.message))
+    if unmet:
+        # No praise for text the instructor's rule would refuse: say what it asks for.
+        said = f"{_say(turn, 'criteria_first')} {_criteria(turn, unmet, held_back=False)}"
+        return _result(turn, said, confidence=0.5)
+    text = f"{_say(turn, 'good')} {_say(turn, 'ask_use')}"
+    return _result(turn, text, question=False, confidence=0.75)
 
 
 def offline_reply(turn: OfflineTurn) -> CoachAIResult:
     """The offline coach's reply to one student message (empty = open the step)."""
-    message = turn.message.strip()
-    if not message:
+    intent = classify(turn.message, turn.step)
+    if intent.kind == "open":
         return _open_step(turn)
-    if is_confirmation(message):
+    if intent.kind == "confirm":
         return _confirm(turn)
-    if is_rewrite_request(message):
+    if intent.kind == "write":
+        return _write(turn)
+    if intent.kind == "rewrite":
         return _rewrite(turn)
-    if _is_question_about_the_step(message, turn.step):
-        return _result(turn, f"{_say(turn, 'explain')} {_from(turn, _HINTS)}")
+    if intent.kind == "question":
+        return _answer(turn, intent.topics)
     return _attempt(turn)
 
 

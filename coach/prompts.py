@@ -3,8 +3,11 @@
 The system prompt depends only on the language, so it is byte-identical
 across turns and students and is cached by the API (`cache_control`, set by
 llm/). Everything that changes — the draft, the step, the student's intent,
-the first-turn hint — goes into the last user message instead, so it never
-invalidates that cache.
+the first-turn hint, the instructor's rules for this assignment (hints only,
+the criteria the step must meet), a question the student asked — goes into
+the last user message instead, so it never invalidates that cache. The
+system prompt says what those context fields mean and names the page's
+buttons exactly as the page does (coach.notes.GESTURES).
 """
 
 from __future__ import annotations
@@ -15,12 +18,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from coach.notes import GESTURES, gesture
 from coach.steps import STEPS, label_for
 
 __all__ = [
     "FIRST_TURN_HINT",
+    "HINTS_ONLY_HINT",
     "HISTORY_LIMIT",
     "MAX_TOKENS",
+    "QUESTION_HINT",
     "TurnFacts",
     "build_messages",
     "system_prompt",
@@ -69,14 +75,33 @@ Do not propose on the student's first message for a step, when they have not eng
 
 confidence (0-1) is how sure you are that the proposal (or the draft, if no proposal) is a good {step_word} for the step.
 Set shouldAdvance with nextStep (the next element) only when the step's text is good enough to move on. On the last element (rebuttal), set isComplete instead.
-The server checks your reply: a proposal on the wrong step, an advance on weak text or a low confidence is removed, so be honest rather than eager."""
+The server checks your reply: a proposal on the wrong step, an advance on weak text or a low confidence is removed, so be honest rather than eager.
+
+The page shows a proposal as a card with three buttons: "{accept}", "{edit}" and "{reject}". When you propose, tell the student to press "{accept}" to keep it and move on; never call that gesture anything else (not "confirm", not "save").
+
+The instructor's rules for this argument are in the context under "instructor":
+- "required_for_this_step": criteria the instructor requires of this step's text. Never call text good, and never propose text, that misses one of them: say which one is missing and how the student could meet it. Every proposal you make must meet all of them (the server removes one that does not).
+- "proposals_allowed": false means the assignment is hints only. Then never set proposedUpdate, never offer to write, propose or put up text, and never ask the student to reply "yes" so that you can. The student's own words are kept with the button "{use_words}" below the chat: when their text is good enough (and meets the required criteria), tell them to press it. If they ask you to write it for them, say kindly that for this assignment the words must be theirs, then help: what the element needs, and an example on a different topic.
+
+Questions are not attempts. When the context gives "student_asks_about" (a list of elements, the first one asked about), the student asked what an element is or how it differs from another, or how to do the task: answer that question. Say what the element is, how it differs from the elements next to it (from the second element listed, if there is one), and give a short example on a different topic than the student's. Do not grade the message as an attempt at the step: no verdict on it, no proposedUpdate, no shouldAdvance."""
 
 _STEP_WORD = {"en": "text", "es": "texto"}
+_ANY_ELEMENT = {"en": "<the element>", "es": "<el elemento>"}
 _LANGUAGE_NAME = {"en": "English", "es": "Spanish (español)"}
 
 FIRST_TURN_HINT = {
     "en": "This is the student's first message for this step: coach rather than propose. Propose only if their text is already excellent (confidence 0.8 or more) or they ask for a rewrite.",
     "es": "Es el primer mensaje del estudiante en este paso: guía en lugar de proponer. Propón solo si su texto ya es excelente (confianza 0,8 o más) o si pide que lo reescribas.",
+}
+
+
+QUESTION_HINT = {
+    "en": "The student asked a question (student_asks_about): answer it with what the element is, how it differs from its neighbours and an example on another topic. It is not an attempt: do not grade it, propose or advance.",
+    "es": "El estudiante hizo una pregunta (student_asks_about): respóndela con qué es el elemento, en qué se diferencia de los vecinos y un ejemplo sobre otro tema. No es un intento: no lo evalúes, no propongas ni avances.",
+}
+HINTS_ONLY_HINT = {
+    "en": "Hints only (proposals_allowed is false): never propose or offer to write text; the student keeps their own words with the use-my-words button.",
+    "es": "Solo pistas (proposals_allowed es false): nunca propongas ni ofrezcas escribir texto; el estudiante guarda sus propias palabras con el botón de usar mis palabras.",
 }
 
 
@@ -90,7 +115,14 @@ def system_prompt(language: str) -> str:
         for number, step in enumerate(STEPS, start=1)
     )
     return _SYSTEM.format(
-        steps=steps, language_name=_LANGUAGE_NAME[language], step_word=_STEP_WORD[language]
+        steps=steps,
+        language_name=_LANGUAGE_NAME[language],
+        step_word=_STEP_WORD[language],
+        accept=gesture("accept", language=language),
+        edit=gesture("edit", language=language),
+        reject=gesture("reject", language=language),
+        # The page's button names the current step; this stable prompt names any step.
+        use_words=GESTURES["use_my_words"][language].format(the=_ANY_ELEMENT[language]),
     )
 
 
@@ -106,6 +138,14 @@ class TurnFacts:
     is_first_turn: bool
     is_confirmation: bool
     is_rewrite_request: bool
+    # The instructor's rules (coach.policy): may the coach propose text (False: hints
+    # only), and the labels of the criteria the current step must meet.
+    proposals_allowed: bool = True
+    required_for_this_step: tuple[str, ...] = ()
+    # A question about the step or the task: the elements it asks about (coach.intents).
+    question_topics: tuple[str, ...] = ()
+    # "Can you write it for me?" (coach.intents.is_write_request).
+    asks_to_write: bool = False
 
 
 def _context_block(facts: TurnFacts) -> str:
@@ -117,10 +157,21 @@ def _context_block(facts: TurnFacts) -> str:
         "student_confirms_a_suggestion": facts.is_confirmation,
         "student_asks_for_a_rewrite": facts.is_rewrite_request,
         "first_message_for_this_step": facts.is_first_turn,
+        "student_asks_you_to_write_it": facts.asks_to_write,
+        "student_asks_about": list(facts.question_topics) or None,
+        "instructor": {
+            "proposals_allowed": facts.proposals_allowed,
+            "required_for_this_step": list(facts.required_for_this_step),
+        },
     }
     lines = ["<context>", json.dumps(context, ensure_ascii=False, indent=1), "</context>"]
-    if facts.is_first_turn:
-        lines.append(FIRST_TURN_HINT.get(facts.language, FIRST_TURN_HINT["en"]))
+    language = facts.language if facts.language in _DEFINITIONS else "en"
+    if facts.question_topics:
+        lines.append(QUESTION_HINT[language])
+    elif facts.is_first_turn:
+        lines.append(FIRST_TURN_HINT[language])
+    if not facts.proposals_allowed:
+        lines.append(HINTS_ONLY_HINT[language])
     return "\n".join(lines)
 
 

@@ -4,24 +4,34 @@
 - `run_turn` (from `coach.turn`) is the coach turn: an async generator of
   NDJSON-ready dicts that the endpoint forwards line by line.
 - `accept_proposal` / `reject_proposal` answer the coach's pending proposal
-  (a rejection gets the coach's acknowledgement in the transcript).
+  (a rejection gets the coach's acknowledgement in the transcript, and is
+  remembered so that a "yes" does not bring the same text back).
+- `advance_typed` moves on with the student's own words where the coach may
+  not propose (hints only, or the coach off).
+- When an instructor's required criteria refuse a move on (accept or
+  advance), the coach says what is missing in the transcript: the refusal
+  carries that message (`ProposalError.reply`).
 - `save_typed_field` stores text the student typed, with its provenance.
 - `draft_json` (re-exported from `coach.draft`) is the draft as the API shows it.
 """
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from coach import notes
 from coach.ai import turn_reserve_usd
 from coach.draft import coach_kind, draft_json
+from coach.exports import ToulminExport
 from coach.models import Argument, CoachMessage, Language, Provenance, Role
 from coach.offline import acknowledge_rejection
 from coach.policy import Policy, policy_for
 from coach.provenance import is_students_own
-from coach.steps import field_for, is_step, next_step
+from coach.steps import STEPS, field_for, is_step, next_step
 from coach.turn import run_turn
 from limits.services import admit
 
@@ -33,6 +43,7 @@ __all__ = [
     "coach_kind",
     "create_argument",
     "draft_json",
+    "import_argument",
     "reject_proposal",
     "run_turn",
     "save_typed_field",
@@ -43,12 +54,16 @@ class ProposalError(ValueError):
     """The request cannot apply to this draft (no pending proposal, bad field, ...).
 
     `code` is stable for the API's JSON error; the message is for people.
+    `reply` is the coach's message about the refusal, when it said one.
     """
 
-    def __init__(self, code: str, message: str, *, status: int = 400) -> None:
+    def __init__(
+        self, code: str, message: str, *, status: int = 400, reply: CoachMessage | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.status = status
+        self.reply = reply
 
 
 def _refuse_if_locked(argument: Argument) -> Policy:
@@ -59,13 +74,37 @@ def _refuse_if_locked(argument: Argument) -> Policy:
     return policy
 
 
-def _refuse_unmet(policy: Policy, *, step: str, text: str) -> None:
-    unmet = policy.unmet(step, text)
-    if unmet:
+def _refuse_unmet(
+    *, argument: Argument, step: str, unmet: list[str], button: str, coach: bool = True
+) -> NoReturn:
+    """Refuse a move on that misses required criteria. Where there is a coach, it says in the
+    transcript what is missing and which button to press again (stored after the
+    transaction that found it, which changed nothing)."""
+    reply = None
+    if coach:
+        text = notes.criteria_refusal(
+            step=step, language=argument.language, unmet=unmet, button=button
+        )
+        reply = CoachMessage.objects.create(
+            argument=argument, role=Role.ASSISTANT, text=text, step=step
+        )
+    raise ProposalError(
+        "criteria_not_met",
+        gettext("Your instructor asks for more before you move on: %(missing)s.")
+        % {"missing": "; ".join(unmet)},
+        reply=reply,
+    )
+
+
+def _refuse_if_hints_only(policy: Policy) -> None:
+    if not policy.proposals:
+        # A proposal left from before the assignment became hints only (coach.draft).
         raise ProposalError(
-            "criteria_not_met",
-            gettext("Your instructor asks for more before you move on: %(missing)s.")
-            % {"missing": "; ".join(unmet)},
+            "proposals_off",
+            gettext(
+                "For this assignment the coach gives hints only: keep your own words to move on."
+            ),
+            status=409,
         )
 
 
@@ -94,6 +133,23 @@ def create_argument(*, owner, title: str, language: str = Language.ENGLISH) -> A
     return Argument.objects.create(owner=owner, title=title, language=language)
 
 
+def import_argument(*, owner, document: ToulminExport) -> Argument:
+    """A new draft with the elements of an imported file (coach.imports), at its first
+    empty step, or at the rebuttal when all seven are written: the student finishes it in
+    the coach, so the required criteria and the coach's policy still apply. The texts are
+    the student's own work from another tool: provenance "typed"."""
+    texts = {step.field: getattr(document, step.field).strip() for step in STEPS}
+    first_empty = next((step.id for step in STEPS if not texts[step.field]), STEPS[-1].id)
+    return Argument.objects.create(
+        owner=owner,
+        title=document.title.strip() or "Argument",
+        language=document.language,
+        current_step=first_empty,
+        provenance={field: Provenance.TYPED for field, text in texts.items() if text},
+        **texts,
+    )
+
+
 def accept_proposal(*, argument: Argument, value: str | None = None) -> tuple[Argument, bool]:
     """Save the pending proposal (or the student's edit of it) and move on.
 
@@ -115,31 +171,49 @@ def accept_proposal(*, argument: Argument, value: str | None = None) -> tuple[Ar
         text = (value if value is not None else proposal.get("value", "")).strip()
         if not text:
             raise ProposalError("empty_value", "an accepted value cannot be empty")
-        _refuse_unmet(_refuse_if_locked(argument), step=step, text=text)
-        field = field_for(step)
-        # The student's own words for this step, before the accepted text replaces them.
-        own = [argument.step_text(step)] + list(
-            CoachMessage.objects.filter(argument=argument, role=Role.USER, step=step).values_list(
-                "text", flat=True
-            )
+        policy = _refuse_if_locked(argument)
+        _refuse_if_hints_only(policy)
+        unmet = policy.unmet(step, text)
+        if not unmet:
+            return _save_accepted(argument, step=step, text=text, proposal=proposal)
+    _refuse_unmet(argument=argument, step=step, unmet=unmet, button="accept")
+
+
+def _save_accepted(
+    argument: Argument, *, step: str, text: str, proposal: dict
+) -> tuple[Argument, bool]:
+    """The accepted text in the draft, its provenance, and the step moved on (locked row)."""
+    field = field_for(step)
+    # The student's own words for this step, before the accepted text replaces them.
+    own = [argument.step_text(step)] + list(
+        CoachMessage.objects.filter(argument=argument, role=Role.USER, step=step).values_list(
+            "text", flat=True
         )
-        setattr(argument, field, text)
-        proposed = (proposal.get("value") or "").strip()
-        if is_students_own(text, own):
-            provenance = Provenance.STUDENT_WORDS
-        elif text == proposed:
-            provenance = Provenance.ACCEPTED
-        else:
-            provenance = Provenance.EDITED
-        argument.provenance = {**argument.provenance, field: provenance.value}
-        argument.pending_proposal = None
-        following = next_step(step)
-        if following is None:
-            argument.completed_at = timezone.now()
-        else:
-            argument.current_step = following
-        argument.save()
-    return argument, following is not None
+    )
+    setattr(argument, field, text)
+    proposed = (proposal.get("value") or "").strip()
+    if is_students_own(text, own):
+        provenance = Provenance.STUDENT_WORDS
+    elif text == proposed:
+        provenance = Provenance.ACCEPTED
+    else:
+        provenance = Provenance.EDITED
+    argument.provenance = {**argument.provenance, field: provenance.value}
+    return argument, _move_on(argument, step=step)
+
+
+def _move_on(argument: Argument, *, step: str) -> bool:
+    """Leave `step` (locked row): the next step, or the argument complete after the rebuttal.
+    No proposal or rejection carries over. True when there is a next step."""
+    argument.pending_proposal = None
+    argument.rejected_proposal = None
+    following = next_step(step)
+    if following is None:
+        argument.completed_at = timezone.now()
+    else:
+        argument.current_step = following
+    argument.save()
+    return following is not None
 
 
 def reject_proposal(*, argument: Argument) -> tuple[Argument, CoachMessage]:
@@ -155,8 +229,14 @@ def reject_proposal(*, argument: Argument) -> tuple[Argument, CoachMessage]:
         if not argument.pending_proposal:
             raise ProposalError("no_pending_proposal", "there is no proposal to reject")
         _refuse_if_locked(argument)
+        rejected = argument.pending_proposal
+        # Remembered, so that a "yes" right after does not put the same text up again.
+        argument.rejected_proposal = {
+            "field": rejected.get("field") or argument.current_step,
+            "value": str(rejected.get("value") or ""),
+        }
         argument.pending_proposal = None
-        argument.save(update_fields=["pending_proposal", "updated_at"])
+        argument.save(update_fields=["pending_proposal", "rejected_proposal", "updated_at"])
         step = argument.current_step
         said = CoachMessage.objects.filter(argument=argument, role=Role.ASSISTANT, step=step)
         previous = said.order_by("-id").values_list("text", flat=True).first() or ""
@@ -200,14 +280,20 @@ def save_typed_field(*, argument: Argument, step: str, value: str) -> Argument:
     return argument
 
 
-def advance_typed(*, argument: Argument) -> tuple[Argument, bool]:
-    """Move on from the current step on the student's own typed text.
+def advance_typed(*, argument: Argument, value: str | None = None) -> tuple[Argument, bool]:
+    """Move on from the current step with the student's own words.
 
     Only where an assignment's policy forbids proposals (hints only, or the
-    coach off): otherwise accepting the coach's proposal is the way on. The
-    text must be there and meet the required criteria. Returns the argument
-    and whether it moved to a next step (False: the argument is complete).
+    coach off): otherwise accepting the coach's proposal is the way on.
+    `value`, when given, is saved as the step's text first (the words the
+    student keeps with "Use my words for ..."; provenance as for typed text),
+    so they are in the draft even when the move on is refused. The text must
+    be there and meet the required criteria; when it misses one, the coach
+    says in the transcript what is missing (`ProposalError.reply`). Returns
+    the argument and whether it moved to a next step (False: it is complete).
     """
+    if value is not None:
+        argument = save_typed_field(argument=argument, step=argument.current_step, value=value)
     with transaction.atomic():
         argument = Argument.objects.select_for_update().get(pk=argument.pk)
         policy = _refuse_if_locked(argument)
@@ -223,12 +309,9 @@ def advance_typed(*, argument: Argument) -> tuple[Argument, bool]:
             raise ProposalError(
                 "empty_value", gettext("Write this part of your argument before moving on.")
             )
-        _refuse_unmet(policy, step=step, text=text)
-        argument.pending_proposal = None
-        following = next_step(step)
-        if following is None:
-            argument.completed_at = timezone.now()
-        else:
-            argument.current_step = following
-        argument.save()
-    return argument, following is not None
+        unmet = policy.unmet(step, text)
+        if not unmet:
+            return argument, _move_on(argument, step=step)
+    _refuse_unmet(
+        argument=argument, step=step, unmet=unmet, button="use_my_words", coach=policy.coach
+    )

@@ -5,9 +5,10 @@ page, the endpoint and the model); model field names are the snake_case
 columns of `coach.models.Argument`. This module is the one place that maps
 one to the other, so nothing else spells the order or the names twice.
 
-Labels are given in the argument's own language (en/es), not the page's:
-a Spanish argument shown on an English page still names its parts in Spanish,
-because that is the language the student and the coach are writing in.
+Labels exist in both languages (en/es). What the coach writes names the
+steps in the argument's language, the language the student and the coach are
+writing in; a page names them in its reader's language (`reader_language`),
+like every other word around the argument.
 
 A label is a title ("Grounds", "Datos"). Inside a sentence a step needs its
 own noun phrase, because articles and agreement differ per step: "the
@@ -18,6 +19,8 @@ carries three (`NounPhrases`), so no template glues an article to a label.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from django.utils import translation
 
 __all__ = [
     "LANGUAGES",
@@ -31,6 +34,7 @@ __all__ = [
     "label_for",
     "next_step",
     "phrases_for",
+    "reader_language",
     "step_for_field",
     "step_index",
 ]
@@ -145,6 +149,16 @@ def next_step(step_id: str) -> str | None:
 def label_for(step_id: str, language: str) -> str:
     """The step's name in the argument's language."""
     return _BY_ID[step_id].label(language)
+
+
+def reader_language() -> str:
+    """The language the page is read in ("es" or "en"), for the step names a page shows.
+
+    An argument's language is its content's: the coach's messages and the drafts.
+    The words around them follow the reader's choice (the language cookie, else
+    the browser), so opening an English argument does not turn the menu English.
+    """
+    return "es" if (translation.get_language() or "en").startswith("es") else "en"
 
 
 def phrases_for(step_id: str, language: str) -> NounPhrases:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import translation
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
@@ -40,21 +39,21 @@ def toulmin_document(argument: Argument) -> ToulminExport:
 @require_GET
 def argument_toulmin(request: HttpRequest, argument_id: int) -> HttpResponse:
     argument = _get_argument_for_user(request, argument_id)
-    # Like the coaching page, it speaks the argument's language.
-    with translation.override(argument.language):
-        elements = {
-            step.field: {
-                "label": argument.step_label(step.id),
-                "text": getattr(argument, step.field),
-            }
-            for step in STEPS
+    # The page speaks the reader's language; the diagram is the argument itself, so it
+    # reads in the argument's language (the template's {% language %} block).
+    elements = {
+        step.field: {
+            "label": argument.step_label(step.id),
+            "text": getattr(argument, step.field),
         }
-        context = {
-            "argument": argument,
-            "elements": elements,
-            "formats": [(fmt, extension) for fmt, (extension, _) in EXPORT_FORMATS.items()],
-        }
-        return render(request, "coach/argument_toulmin.html", context)
+        for step in STEPS
+    }
+    context = {
+        "argument": argument,
+        "elements": elements,
+        "formats": [(fmt, extension) for fmt, (extension, _) in EXPORT_FORMATS.items()],
+    }
+    return render(request, "coach/argument_toulmin.html", context)
 
 
 @login_required

@@ -45,9 +45,9 @@ from asgiref.sync import sync_to_async
 from django.utils.translation import gettext
 
 from coach.ai import stream_coach_reply
-from coach.draft import coach_kind
+from coach.draft import coach_kind, offered_proposal
 from coach.guards import GuardContext, GuardRejected, apply_guards
-from coach.intents import is_confirmation, is_rewrite_request
+from coach.intents import classify, is_confirmation, is_rewrite_request, is_write_request
 from coach.offline import OfflineTurn, offline_reply, split_for_stream
 from coach.pacing import pace_deltas
 from coach.prompts import TurnFacts, build_messages, system_prompt
@@ -125,8 +125,15 @@ def _draft_texts(argument: Any) -> dict[str, str]:
 
 
 def _context(state: TurnState, message: str) -> GuardContext:
+    """What the guards (and, through them, both coaches) know about this turn.
+
+    The pending proposal is the one the student may still accept
+    (`coach.draft.offered_proposal`): one left from before the assignment
+    became hints only is not re-attached, shown or sent to the model.
+    """
     argument = state.argument
     policy, step = state.policy, argument.current_step
+    intent = classify(message, step)
     return GuardContext(
         proposals_allowed=policy.proposals,
         criteria_check=((lambda text: policy.unmet(step, text)) if policy.criteria_check else None),
@@ -134,8 +141,12 @@ def _context(state: TurnState, message: str) -> GuardContext:
         draft_text=argument.current_text(),
         is_first_turn=state.is_first_turn,
         is_confirmation=bool(message) and is_confirmation(message),
-        is_rewrite_request=bool(message) and is_rewrite_request(message),
-        pending_proposal=argument.pending_proposal,
+        is_rewrite_request=bool(message)
+        and (is_rewrite_request(message) or is_write_request(message)),
+        pending_proposal=offered_proposal(argument=argument, policy=policy),
+        language=argument.language,
+        question_topics=intent.topics if intent.kind == "question" else (),
+        rejected_value=state.rejected_value,
     )
 
 
@@ -149,10 +160,14 @@ async def _ai_reply(
         language=argument.language,
         current_step=argument.current_step,
         draft=_draft_texts(argument),
-        pending_proposal=argument.pending_proposal,
+        pending_proposal=context.pending_proposal,
         is_first_turn=context.is_first_turn,
         is_confirmation=context.is_confirmation,
         is_rewrite_request=context.is_rewrite_request,
+        proposals_allowed=context.proposals_allowed,
+        required_for_this_step=tuple(state.policy.requirements.get(argument.current_step, [])),
+        question_topics=context.question_topics,
+        asks_to_write=bool(message) and is_write_request(message),
     )
     messages = build_messages(history=state.history, message=message, facts=facts)
     try:
@@ -186,7 +201,7 @@ async def _ai_reply(
 
 
 async def _offline_reply(
-    state: TurnState, message: str, out: list[_Reply]
+    state: TurnState, message: str, context: GuardContext, out: list[_Reply]
 ) -> AsyncIterator[dict[str, Any]]:
     """The offline coach's reply, "streamed" a sentence at a time like the AI's."""
     argument = state.argument
@@ -199,11 +214,15 @@ async def _offline_reply(
             message=message,
             draft_text=argument.current_text(),
             step_messages=state.step_messages,
-            pending_proposal=argument.pending_proposal,
+            pending_proposal=context.pending_proposal,
             draft=_draft_texts(argument),
             previous_reply=next(
                 (text for role, text in reversed(state.history) if role == "assistant"), ""
             ),
+            proposals_allowed=context.proposals_allowed,
+            criteria_check=context.criteria_check,
+            rejected_value=context.rejected_value,
+            title=argument.title,
         )
     )
     shown = 0
@@ -259,7 +278,7 @@ async def _turn_lines(state: TurnState, message: str, step: str) -> AsyncIterato
         source = (
             _ai_reply(state, message, context, out)
             if coach == "ai"
-            else _offline_reply(state, message, out)
+            else _offline_reply(state, message, context, out)
         )
         async for line in source:
             yield line

@@ -10,16 +10,20 @@ per query (a hop costs more than the query on a busy server).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import transaction
 
+from coach.intents import classify
 from coach.models import Argument, CoachMessage, CoachTurn, Role
 from coach.policy import OPEN, Policy, policy_for
 from coach.prompts import HISTORY_LIMIT
+from coach.provenance import is_students_own
 from coach.steps import is_step
+from coach.turn_sql import insert, load_argument, transcript
 from llm import Usage
 
 __all__ = [
@@ -31,6 +35,8 @@ __all__ = [
     "retried_message",
     "save_user_message",
 ]
+
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +75,14 @@ class TurnState:
     shown_step: str = ""  # the step the page showed (the stored message's step)
     policy: Policy = OPEN  # an instructor's rules for this argument (coach.policy)
 
+    @property
+    def rejected_value(self) -> str:
+        """The text the student rejected last on the current step ("": none)."""
+        rejected = self.argument.rejected_proposal or {}
+        if rejected.get("field") != self.argument.current_step:
+            return ""
+        return str(rejected.get("value") or "")
+
 
 def save_user_message(
     *, argument: Argument, text: str, step: str, retry_of: int | None = None
@@ -85,7 +99,7 @@ def save_user_message(
         earlier = retried_message(argument=argument, message_id=retry_of, text=text, step=step)
         if earlier is not None:
             return earlier
-    return CoachMessage.objects.create(argument=argument, role=Role.USER, text=text, step=step)
+    return insert(CoachMessage(argument=argument, role=Role.USER, text=text, step=step))
 
 
 def retried_message(
@@ -112,43 +126,76 @@ def retried_message(
 
 
 def begin_turn(
-    *, owner: Any, argument_id: int, message: str, step: str, retry_of: int | None = None
-) -> TurnState | None:
+    *,
+    owner: Any,
+    argument_id: int,
+    message: str,
+    step: str,
+    retry_of: int | None = None,
+    refuse: Callable[[Policy], R | None] | None = None,
+) -> TurnState | R | None:
     """Store the student's message and load what the turn needs, in one transaction.
 
     None when `owner` has no such argument (someone else's or a missing one:
-    the same answer). `step` is the step the page shows; an unknown one is
-    stored as the argument's current step. The caller compares it with the
-    current step (a stale page) once the message is safely stored.
+    the same answer). `refuse` is asked first, with the argument's policy: what
+    it returns (not None) is returned instead, and nothing is stored. The
+    argument and its policy are read once, here, for the refusal and the turn
+    alike (the endpoint used to read both twice). `step` is the step the page
+    shows; an unknown one is stored as the argument's current step. The
+    caller compares it with the current step (a stale page) once the message
+    is safely stored.
     """
     with transaction.atomic():
-        argument = Argument.objects.for_user(owner).filter(pk=argument_id).first()
+        # The turn's statements are written once (coach.turn_sql), not compiled each turn.
+        argument = load_argument(owner=owner, argument_id=argument_id)
         if argument is None:
             return None
+        policy = policy_for(argument)
+        refused = refuse(policy) if refuse is not None else None
+        if refused is not None:
+            return refused
         shown_step = step if is_step(step) else argument.current_step
         stored = save_user_message(
             argument=argument, text=message, step=shown_step, retry_of=retry_of
         )
-        earlier = CoachMessage.objects.filter(argument=argument)
-        if stored is not None:
-            earlier = earlier.filter(pk__lt=stored.pk)
-        # Newest first to cut at the limit, then put back in reading order.
-        recent = earlier.order_by("-created_at", "-id").values_list("role", "text")
-        history = list(reversed(recent[:HISTORY_LIMIT]))
-        step_messages = list(
-            earlier.filter(role=Role.USER, step=argument.current_step)
-            .order_by("id")
-            .values_list("text", flat=True)
+        history, step_messages = transcript(
+            argument_id=argument.pk,
+            before_id=stored.pk if stored is not None else None,
+            limit=HISTORY_LIMIT,
+            step=argument.current_step,
         )
+        _forget_rejection_retyped(argument, message)
     return TurnState(
         argument=argument,
         history=history,
         step_messages=step_messages,
-        is_first_turn=not step_messages,
+        # A question about the step is answered, not an attempt: the student's first
+        # attempt after it is still their first one (coach.guards.first_turn_bias).
+        # any() stops at the first attempt: this ran classify over every earlier
+        # message on the step, every turn (a turn's cost grew with the transcript).
+        is_first_turn=not any(
+            classify(text, argument.current_step).kind != "question" for text in step_messages
+        ),
         user_message_id=stored.pk if stored is not None else None,
         shown_step=shown_step,
-        policy=policy_for(argument),
+        policy=policy,
     )
+
+
+def _forget_rejection_retyped(argument: Argument, message: str) -> None:
+    """A student who types the words they rejected wants them after all: forget the rejection.
+
+    Otherwise the rejection stands until the step changes, so a "yes" does
+    not bring the rejected text back (coach.guards.rejected_again).
+    """
+    rejected = argument.rejected_proposal or {}
+    if not rejected or rejected.get("field") != argument.current_step:
+        return
+    if classify(message, argument.current_step).kind != "attempt":
+        return
+    if is_students_own(str(rejected.get("value") or ""), [message]):
+        argument.rejected_proposal = None
+        argument.save(update_fields=["rejected_proposal", "updated_at"])
 
 
 def record_failure(
@@ -164,16 +211,18 @@ def record_failure(
     decisions: list[dict[str, Any]] | None = None,
 ) -> CoachTurn:
     """A failed turn leaves a record (and what it cost) but never touches the draft."""
-    return CoachTurn.objects.create(
-        argument_id=argument_id,
-        user_message_id=user_message_id,
-        step=step,
-        coach=coach,
-        raw_result=raw_result,
-        guard_decisions=decisions or [],
-        error_code=error_code,
-        error_detail=detail[:2000],
-        **accounting.turn_fields(),
+    return insert(
+        CoachTurn(
+            argument_id=argument_id,
+            user_message_id=user_message_id,
+            step=step,
+            coach=coach,
+            raw_result=raw_result,
+            guard_decisions=decisions or [],
+            error_code=error_code,
+            error_detail=detail[:2000],
+            **accounting.turn_fields(),
+        )
     )
 
 
@@ -200,11 +249,13 @@ def record_success(
         # Only a proposal needs the draft, locked (before anything else, as the
         # accept and reject endpoints do) to check where the student is now.
         argument = Argument.objects.select_for_update().get(pk=argument_id) if proposal else None
-        reply = CoachMessage.objects.create(
-            argument_id=argument_id,
-            role=Role.ASSISTANT,
-            text=guarded_result["assistantText"],
-            step=step,
+        reply = insert(
+            CoachMessage(
+                argument_id=argument_id,
+                role=Role.ASSISTANT,
+                text=guarded_result["assistantText"],
+                step=step,
+            )
         )
         if argument is not None and argument.current_step == step and not argument.is_complete:
             argument.pending_proposal = {
@@ -213,15 +264,17 @@ def record_success(
                 "rationale": proposal.get("rationale") or "",
             }
             argument.save(update_fields=["pending_proposal", "updated_at"])
-        CoachTurn.objects.create(
-            argument_id=argument_id,
-            user_message_id=user_message_id,
-            assistant_message=reply,
-            step=step,
-            coach=coach,
-            raw_result=raw_result,
-            guarded_result=guarded_result,
-            guard_decisions=decisions,
-            **accounting.turn_fields(),
+        insert(
+            CoachTurn(
+                argument_id=argument_id,
+                user_message_id=user_message_id,
+                assistant_message=reply,
+                step=step,
+                coach=coach,
+                raw_result=raw_result,
+                guarded_result=guarded_result,
+                guard_decisions=decisions,
+                **accounting.turn_fields(),
+            )
         )
     return reply

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from coach import api, toulmin_views, views
+from coach import api, import_views, toulmin_views, views
 
 app_name = "coach"
 
@@ -9,6 +9,7 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("coach/", views.argument_list, name="argument_list"),
     path("coach/new/", views.argument_new, name="argument_new"),
+    path("coach/import/", import_views.argument_import, name="argument_import"),
     path("coach/<int:argument_id>/", views.argument_detail, name="argument_detail"),
     path("coach/<int:argument_id>/advance/", views.argument_advance, name="argument_advance"),
     # The argument assembled (coach/toulmin_views.py): diagram and downloads.

@@ -12,6 +12,9 @@ import json
 from django.contrib import admin
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from coach.models import CoachMessage
 from config.admin_tools import ViewOnlyMixin
@@ -62,10 +65,10 @@ class TrialAdmin(ViewOnlyMixin, admin.ModelAdmin):
                 )
             },
         ),
-        ("Beside the argument's transcript", {"fields": ("query_text", "transcript")}),
-        ("Phases", {"fields": ("phase1_json", "phase2_json", "phase3_json", "phase4_json")}),
+        (_("Beside the argument's transcript"), {"fields": ("query_text", "transcript")}),
+        (_("Phases"), {"fields": ("phase1_json", "phase2_json", "phase3_json", "phase4_json")}),
         (
-            "Cost and time",
+            _("Cost and time"),
             {
                 "fields": (
                     "model",
@@ -78,51 +81,58 @@ class TrialAdmin(ViewOnlyMixin, admin.ModelAdmin):
                     "created_at",
                     "started_at",
                     "finished_at",
-                    "duration",
+                    "run_time",
                 )
             },
         ),
     )
     # Every field shown is read-only: trials are records of what happened.
-    readonly_fields = tuple(name for _, options in fieldsets for name in options["fields"])
+    readonly_fields = tuple(name for _title, options in fieldsets for name in options["fields"])
 
-    @admin.display(description="on trial")
+    @admin.display(description=_("duration"))
+    def run_time(self, trial: Trial) -> str:
+        return str(trial.duration) if trial.duration is not None else "—"
+
+    @admin.display(description=_("on trial"))
     def subject_short(self, trial: Trial) -> str:
         return trial.subject[:80]
 
-    @admin.display(description="argument")
+    @admin.display(description=_("argument"))
     def argument_link(self, trial: Trial) -> str:
         if trial.argument is None:
-            return "— (a free-text question)"
+            return gettext("— (a free-text question)")
         try:
             url = reverse("admin:coach_argument_change", args=[trial.argument.pk])
         except NoReverseMatch:  # the coach's admin does not register Argument
             return trial.argument.title
         return format_html('<a href="{}">{}</a>', url, trial.argument.title)
 
-    @admin.display(description="query sent to the chain")
+    @admin.display(description=_("query sent to the chain"))
     def query_text(self, trial: Trial) -> str:
         return format_html('<pre class="argue-pre">{}</pre>', trial.query)
 
-    @admin.display(description="coach transcript")
+    @admin.display(description=_("coach transcript"))
     def transcript(self, trial: Trial) -> str:
         if trial.argument is None:
             return "—"
         messages = CoachMessage.objects.filter(argument=trial.argument).order_by("created_at", "id")
         if not messages:
-            return "(no messages)"
+            return gettext("(no messages)")
         rows = format_html_join(
             "",
             '<tr><td>{}</td><td>{}</td><td class="argue-wrap">{}</td></tr>',
             ((m.get_role_display(), m.step, m.text) for m in messages),
         )
         return format_html(
-            "<table><thead><tr><th>who</th><th>step</th><th>text</th></tr></thead>"
+            "<table><thead><tr><th>{}</th><th>{}</th><th>{}</th></tr></thead>"
             "<tbody>{}</tbody></table>",
+            gettext("who"),
+            gettext("step"),
+            gettext("text"),
             rows,
         )
 
-    @admin.display(description="model calls")
+    @admin.display(description=_("model calls"))
     def calls_table(self, trial: Trial) -> str:
         if not trial.calls:
             return "—"
@@ -134,9 +144,10 @@ class TrialAdmin(ViewOnlyMixin, admin.ModelAdmin):
                 (
                     c.get("phase"),
                     c.get("attempt"),
-                    "ok" if c.get("ok") else "rejected",
+                    gettext("ok") if c.get("ok") else gettext("rejected"),
                     ", ".join(c.get("rules") or []) or "—",
-                    f"{c.get('input_tokens', 0)} in / {c.get('output_tokens', 0)} out",
+                    gettext("%(input)s in / %(output)s out")
+                    % {"input": c.get("input_tokens", 0), "output": c.get("output_tokens", 0)},
                     c.get("cost_usd"),
                     c.get("error") or "",
                     _rejected_reply(c.get("reply_text") or ""),
@@ -145,9 +156,21 @@ class TrialAdmin(ViewOnlyMixin, admin.ModelAdmin):
             ),
         )
         return format_html(
-            "<table><thead><tr><th>phase</th><th>try</th><th>result</th><th>rules</th>"
-            "<th>tokens</th><th>USD</th><th>error</th><th>rejected reply</th></tr></thead>"
-            "<tbody>{}</tbody></table>",
+            "<table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>",
+            format_html_join(
+                "",
+                "<th>{}</th>",
+                (
+                    (gettext("phase"),),
+                    (gettext("try"),),
+                    (gettext("result"),),
+                    (gettext("rules"),),
+                    (gettext("tokens"),),
+                    ("USD",),
+                    (gettext("error"),),
+                    (gettext("rejected reply"),),
+                ),
+            ),
             rows,
         )
 
@@ -157,8 +180,8 @@ def _rejected_reply(text: str) -> str:
     if not text:
         return "—"
     return format_html(
-        '<details><summary>{} characters</summary><pre class="argue-pre">{}</pre></details>',
-        len(text),
+        '<details><summary>{}</summary><pre class="argue-pre">{}</pre></details>',
+        ngettext("%(count)d character", "%(count)d characters", len(text)) % {"count": len(text)},
         text,
     )
 
@@ -166,9 +189,15 @@ def _rejected_reply(text: str) -> str:
 def _phase_display(number: int):
     phase = get_phase(number)
 
-    @admin.display(description=f"phase {number}: {phase.tool}")
+    @admin.display(
+        # The phase's title, as students read it (its MCP tool name is a code).
+        description=format_lazy(_("phase {number}: {tool}"), number=number, tool=phase.title)
+    )
     def show(self, trial: Trial) -> str:
-        return _pretty(trial.phase_output(number))
+        # The MCP tool's name for staff, marked as the code it is; then what it returned.
+        return format_html(
+            '<code lang="en">{}</code>{}', phase.tool, _pretty(trial.phase_output(number))
+        )
 
     return show
 

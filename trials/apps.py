@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TrialsConfig(AppConfig):
     name = "trials"
-    verbose_name = "Trials (four-phase verdicts)"
+    verbose_name = _("Trials (four-phase verdicts)")
 
     def ready(self) -> None:
         from limits.services import register_spend_source

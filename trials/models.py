@@ -13,6 +13,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 PHASES = (1, 2, 3, 4)
@@ -56,10 +57,19 @@ class TrialQuerySet(models.QuerySet):
             return self.none()
         return self.filter(owner=user)
 
+    def visible_to(self, user) -> TrialQuerySet:
+        """This user's trials and the demo one (read-only for everyone signed in)."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(models.Q(owner=user) | models.Q(is_demo=True))
+
 
 class Trial(models.Model):
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="trials"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="trials",
+        verbose_name=_("owner"),
     )
     # Null for a free-text question; SET_NULL keeps the verdict if the argument goes.
     argument = models.ForeignKey(
@@ -68,47 +78,64 @@ class Trial(models.Model):
         null=True,
         blank=True,
         related_name="trials",
+        verbose_name=_("argument"),
     )
     question = models.TextField(_("question"), blank=True, default="")
+    # The demo trial (trials/demo.py): scripted words, the real chain; everyone may open it.
+    is_demo = models.BooleanField(_("demo"), default=False)
     query = models.TextField(_("query sent to the chain"))
 
     status = models.CharField(
-        max_length=12, choices=TrialStatus.choices, default=TrialStatus.PENDING, db_index=True
+        _("status"),
+        max_length=12,
+        choices=TrialStatus.choices,
+        default=TrialStatus.PENDING,
+        db_index=True,
     )
     # Why a terminated or failed trial stopped, and at which phase (1-4). For a
     # failed trial `reason` holds the details (rule codes, the service's error)
     # for instructors; the student's page says `failure` in plain words.
-    reason = models.TextField(blank=True, default="")
-    failure = models.CharField(max_length=20, choices=TrialFailure.choices, blank=True, default="")
-    stopped_phase = models.PositiveSmallIntegerField(null=True, blank=True)
+    reason = models.TextField(_("reason"), blank=True, default="")
+    failure = models.CharField(
+        _("failure"), max_length=20, choices=TrialFailure.choices, blank=True, default=""
+    )
+    stopped_phase = models.PositiveSmallIntegerField(_("stopped phase"), null=True, blank=True)
 
-    phase1 = models.JSONField(null=True, blank=True)
-    phase2 = models.JSONField(null=True, blank=True)
-    phase3 = models.JSONField(null=True, blank=True)
-    phase4 = models.JSONField(null=True, blank=True)
+    phase1 = models.JSONField(_("phase 1"), null=True, blank=True)
+    phase2 = models.JSONField(_("phase 2"), null=True, blank=True)
+    phase3 = models.JSONField(_("phase 3"), null=True, blank=True)
+    phase4 = models.JSONField(_("phase 4"), null=True, blank=True)
     # One entry per model call, failed ones included:
     # {"phase", "attempt", "ok", "rules", "error", "input_tokens", ..., "cost_usd", "latency_ms"}.
-    calls = models.JSONField(default=list, blank=True)
+    calls = models.JSONField(_("model calls"), default=list, blank=True)
 
-    model = models.CharField(max_length=100, blank=True, default="")
-    input_tokens = models.PositiveIntegerField(default=0)
-    output_tokens = models.PositiveIntegerField(default=0)
-    cache_creation_input_tokens = models.PositiveIntegerField(default=0)
-    cache_read_input_tokens = models.PositiveIntegerField(default=0)
-    cost_usd = models.DecimalField(max_digits=12, decimal_places=6, default=0)
+    model = models.CharField(_("model"), max_length=100, blank=True, default="")
+    input_tokens = models.PositiveIntegerField(_("input tokens"), default=0)
+    output_tokens = models.PositiveIntegerField(_("output tokens"), default=0)
+    cache_creation_input_tokens = models.PositiveIntegerField(
+        _("cache creation input tokens"), default=0
+    )
+    cache_read_input_tokens = models.PositiveIntegerField(_("cache read input tokens"), default=0)
+    cost_usd = models.DecimalField(_("cost (USD)"), max_digits=12, decimal_places=6, default=0)
 
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     objects = TrialQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("trial")
+        verbose_name_plural = _("trials")
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["owner", "-created_at"])]
 
     def __str__(self) -> str:
-        return f"trial {self.pk}: {self.subject[:60]} ({self.status})"
+        return gettext("trial %(id)s: %(subject)s (%(status)s)") % {
+            "id": self.pk,
+            "subject": self.subject[:60],
+            "status": self.get_status_display(),
+        }
 
     @property
     def subject(self) -> str:

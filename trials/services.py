@@ -1,55 +1,39 @@
-"""What a trial does: start one, and run it.
+"""What a trial does: start one, retry it, hand the stale ones out again.
 
 - `start_trial` records the query (the student's argument or question) and
   hands the trial to the background once the transaction commits.
-- `run_trial` claims the trial with a conditional UPDATE (so a re-delivered
-  task or a second worker does nothing), runs the chain, and saves each
-  phase and each model call as they happen, so the page can show progress.
+- Running it is trials/runner.py's `run_trial`.
 """
 
 from __future__ import annotations
 
-import logging
-from datetime import timedelta
 from decimal import Decimal
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, DecimalField, F, Q, Value, When
+from django.db.models import Case, DecimalField, F, Value, When
 from django.db.models.functions import Cast, Greatest
-from django.utils import timezone
 
 from coach.models import Argument
 from coach.steps import STEPS
 from limits.services import admit
-from llm import Usage, api_key_configured, call_structured, cost_usd, make_client
-from trials.chain import KEY_NEEDED_REASON, CallRecord, ChainResult, run_chain
-from trials.models import Trial, TrialFailure, TrialStatus
+from llm import Usage, cost_usd
+from trials.background import enqueue_trial
+from trials.models import Trial, TrialStatus
 from trials.query import argument_query, question_query
+from trials.runner import PHASE_MAX_TOKENS, stale_trials
 
 __all__ = [
     "MAX_QUESTION_CHARS",
-    "PHASE_MAX_TOKENS",
-    "STALE_AFTER",
     "TrialRefused",
-    "claim_trial",
     "resume_stale_trials",
     "retry_trial",
-    "run_trial",
     "start_trial",
     "trial_cost",
     "trial_reserve_usd",
 ]
 
-logger = logging.getLogger(__name__)
-
-# Output budget of one phase reply: the verdict is the longest, a few hundred words.
-PHASE_MAX_TOKENS = 2000
 MAX_QUESTION_CHARS = 2000
-# A trial "running" for longer than this lost its worker (a restart, a killed
-# thread); it may be claimed again and resumes after its last saved phase.
-STALE_AFTER = timedelta(minutes=10)
 
 
 # For the quota, before a trial has cost anything: every phase sent back once
@@ -94,8 +78,6 @@ def start_trial(*, user, argument: Argument | None = None, question: str | None 
     is not saved yet. Raises limits.services.LimitReached when the owner's
     rate or quota refuses it, before anything is saved or paid for.
     """
-    from trials.background import enqueue_trial
-
     if (argument is None) == (question is None):
         raise TrialRefused("put either an argument or a question on trial")
     if argument is not None:
@@ -124,88 +106,12 @@ def start_trial(*, user, argument: Argument | None = None, question: str | None 
     return trial
 
 
-def _stale() -> Q:
-    """Trials nobody is running: never claimed, or claimed by a runner that went away."""
-    cutoff = timezone.now() - STALE_AFTER
-    return Q(status=TrialStatus.PENDING, created_at__lt=cutoff) | Q(
-        status=TrialStatus.RUNNING, started_at__lt=cutoff
-    )
-
-
 def resume_stale_trials() -> list[int]:
     """Hand every stale trial to the background again; each resumes after its last saved phase."""
-    from trials.background import enqueue_trial
-
-    stale = list(Trial.objects.filter(_stale()).values_list("pk", flat=True))
+    stale = list(Trial.objects.filter(stale_trials()).values_list("pk", flat=True))
     for trial_id in stale:
         enqueue_trial(trial_id)
     return stale
-
-
-def claim_trial(trial_id: int) -> bool:
-    """Take the trial for this run: pending, or running but abandoned (see STALE_AFTER).
-
-    One UPDATE decides it, so of two runners only one gets 1 row back.
-    """
-    claimable = Q(status=TrialStatus.PENDING) | _stale()
-    return bool(
-        Trial.objects.filter(claimable, pk=trial_id).update(
-            status=TrialStatus.RUNNING, started_at=timezone.now(), model=settings.TRIAL_MODEL
-        )
-    )
-
-
-def _ask(client):
-    def ask(*, system: str, messages: list[dict[str, Any]], output_model):
-        return call_structured(
-            client=client,
-            model=settings.TRIAL_MODEL,
-            system=system,
-            messages=messages,
-            output_model=output_model,
-            max_tokens=PHASE_MAX_TOKENS,
-            prices=settings.LLM_PRICES,
-            deadline_s=settings.LLM_DEADLINE_SECONDS,
-            max_reply_chars=settings.LLM_MAX_REPLY_CHARS,
-        )
-
-    return ask
-
-
-class _Progress:
-    """Saves each phase and each call as it happens, with single-row UPDATEs."""
-
-    def __init__(self, trial: Trial) -> None:
-        self.trial_id = trial.pk
-        self.calls: list[dict[str, Any]] = list(trial.calls)
-
-    def on_phase(self, phase: int, output: dict[str, Any]) -> None:
-        Trial.objects.filter(pk=self.trial_id).update(**{f"phase{phase}": output})
-
-    def on_call(self, record: CallRecord) -> None:
-        # Only the claiming runner writes `calls`, so appending in memory is safe.
-        self.calls.append(record.as_json())
-        usage = record.usage
-        Trial.objects.filter(pk=self.trial_id).update(
-            calls=self.calls,
-            input_tokens=F("input_tokens") + (usage.input_tokens if usage else 0),
-            output_tokens=F("output_tokens") + (usage.output_tokens if usage else 0),
-            cache_creation_input_tokens=F("cache_creation_input_tokens")
-            + (usage.cache_creation_input_tokens if usage else 0),
-            cache_read_input_tokens=F("cache_read_input_tokens")
-            + (usage.cache_read_input_tokens if usage else 0),
-            cost_usd=F("cost_usd") + Decimal(record.cost_usd),
-        )
-
-
-def _finish(trial_id: int, result: ChainResult) -> None:
-    Trial.objects.filter(pk=trial_id).update(
-        status=result.status,
-        reason=result.reason,
-        failure=result.failure if result.status == TrialStatus.FAILED else "",
-        stopped_phase=result.stopped_phase,
-        finished_at=timezone.now(),
-    )
 
 
 def retry_trial(*, trial_id: int, user) -> Trial:
@@ -215,8 +121,6 @@ def retry_trial(*, trial_id: int, user) -> Trial:
     reuses those); the calls already made stay in ``calls`` for instructors,
     and the new ones are added after them.
     """
-    from trials.background import enqueue_trial
-
     with transaction.atomic():
         trial = Trial.objects.for_user(user).select_for_update().filter(pk=trial_id).first()
         if trial is None or not trial.can_retry:
@@ -238,45 +142,3 @@ def retry_trial(*, trial_id: int, user) -> Trial:
         transaction.on_commit(lambda: enqueue_trial(trial.pk))
     trial.refresh_from_db()
     return trial
-
-
-def run_trial(trial_id: int) -> Trial | None:
-    """Run the trial's chain to its end; None when another runner has it or it is done.
-
-    Never raises for a model or programming failure: the trial ends `failed`
-    with the reason, because nobody is waiting on a background run's
-    exception and the student must see why the page stopped.
-    """
-    if not claim_trial(trial_id):
-        return None
-    trial = Trial.objects.get(pk=trial_id)
-    try:
-        if not api_key_configured():
-            result = ChainResult(
-                status=TrialStatus.FAILED,
-                reason=KEY_NEEDED_REASON,
-                stopped_phase=trial.running_phase,
-                failure=TrialFailure.NO_API_KEY,
-            )
-        else:
-            client = make_client(
-                timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=settings.LLM_MAX_RETRIES
-            )
-            progress = _Progress(trial)
-            result = run_chain(
-                query=trial.query,
-                ask=_ask(client),
-                on_phase=progress.on_phase,
-                on_call=progress.on_call,
-                done=trial.outputs,
-            )
-    except Exception as exc:
-        logger.exception("trial %s crashed", trial_id)
-        result = ChainResult(
-            status=TrialStatus.FAILED,
-            reason=f"The trial stopped on an internal error ({type(exc).__name__}).",
-            stopped_phase=Trial.objects.get(pk=trial_id).running_phase,
-            failure=TrialFailure.INTERNAL,
-        )
-    _finish(trial_id, result)
-    return Trial.objects.get(pk=trial_id)

@@ -6,7 +6,7 @@ twice (acks_late after a worker died, or a double enqueue) runs it once.
 
 from celery import shared_task
 
-from trials.services import run_trial
+from trials.runner import run_trial
 
 
 @shared_task(name="trials.run_trial")

@@ -24,7 +24,15 @@ from trials.services import TrialRefused, retry_trial, start_trial
 
 __all__ = ["trial_ask", "trial_detail", "trial_list", "trial_retry", "trial_start"]
 
-KEY_NEEDED = _("An Anthropic API key is needed to run a trial: set ANTHROPIC_API_KEY and restart.")
+# No server variable here: students read it (the staff's detail is in _ai_not_configured.html).
+KEY_NEEDED = _(
+    "This site's AI service is not set up yet, so a trial cannot run here for now. "
+    "Open the demo trial to see what a trial does with a finished argument."
+)
+
+
+def _demo_trial() -> Trial | None:
+    return Trial.objects.filter(is_demo=True).only("pk").first()
 
 
 @login_required
@@ -39,6 +47,7 @@ def trial_list(request: HttpRequest) -> HttpResponse:
             "trials": trials,
             "completed_arguments": completed,
             "key_needed": not api_key_configured(),
+            "demo_trial": _demo_trial(),
         },
     )
 
@@ -60,7 +69,11 @@ def trial_ask(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, refused.message)
             else:
                 return redirect("trials:trial_detail", trial_id=trial.pk)
-    return render(request, "trials/trial_ask.html", {"form": form, "key_needed": key_needed})
+    return render(
+        request,
+        "trials/trial_ask.html",
+        {"form": form, "key_needed": key_needed, "demo_trial": _demo_trial()},
+    )
 
 
 @login_required
@@ -103,7 +116,7 @@ def trial_retry(request: HttpRequest, trial_id: int) -> HttpResponse:
 @require_GET
 def trial_detail(request: HttpRequest, trial_id: int) -> HttpResponse:
     trial = get_object_or_404(
-        Trial.objects.for_user(request.user).select_related("argument"), pk=trial_id
+        Trial.objects.visible_to(request.user).select_related("argument"), pk=trial_id
     )
     template = "trials/trial_detail.html"
     if request.htmx:
@@ -111,5 +124,10 @@ def trial_detail(request: HttpRequest, trial_id: int) -> HttpResponse:
     return render(
         request,
         template,
-        {"view": present(trial), "trial": trial, "key_needed": not api_key_configured()},
+        {
+            "view": present(trial),
+            "trial": trial,
+            "key_needed": not api_key_configured(),
+            "own": trial.owner_id == request.user.pk,
+        },
     )

@@ -48,11 +48,13 @@
   // the stream or on the network). A 4xx refusal will not change on a retry:
   // its plain `detail` sentence says what to fix instead.
   class CoachError extends Error {
-    constructor(code, detail, status) {
+    constructor(code, detail, status, coachMessage) {
       super(detail || code);
       this.code = code;
       this.detail = detail || "";
       this.status = status || 0;
+      // What the coach said about a refusal (what an instructor's criteria still ask for).
+      this.coachMessage = coachMessage || null;
     }
 
     get retryable() {
@@ -78,7 +80,12 @@
   async function failure(response) {
     try {
       const body = await response.json();
-      return new CoachError(body.error || "http_" + response.status, body.detail, response.status);
+      return new CoachError(
+        body.error || "http_" + response.status,
+        body.detail,
+        response.status,
+        body.coach_message,
+      );
     } catch (_) {
       return new CoachError("http_" + response.status, "", response.status);
     }
@@ -159,6 +166,7 @@
   function setBusy(value, message) {
     busy = value;
     root.setAttribute("aria-busy", String(value));
+    if (value) root.dataset.state = "busy";
     // Buttons are disabled; text boxes only become read-only, so the student's
     // focus and words stay where they were.
     for (const control of root.querySelectorAll("button")) {
@@ -205,6 +213,10 @@
       if (form.dataset.field === saved || !details || !details.open) continue;
       editing.push({ field: form.dataset.field, value: form.querySelector("textarea").value });
     }
+    // Words the student changed in the "Use my words" box stay, unless the step moved on.
+    const ownBox = document.getElementById("own-words-text");
+    const ownEdit = ownBox && ownBox.value !== ownBox.defaultValue ? ownBox.value : null;
+    const stepBefore = currentStep();
     return window.htmx
       .ajax("GET", root.dataset.refreshUrl, { target: "#sidebar", swap: "outerHTML" })
       .then(() => {
@@ -214,6 +226,8 @@
           form.closest("details").open = true;
           form.querySelector("textarea").value = value;
         }
+        const box = document.getElementById("own-words-text");
+        if (box && ownEdit !== null && currentStep() === stepBefore) box.value = ownEdit;
         showCompletion();
       });
   }
@@ -269,6 +283,12 @@
     throw new CoachError("coach_stream_failed");
   }
 
+  // Every action ends here, when the page is up to date again (its refresh included):
+  // `data-state="ready"` on #coach is the one signal to wait for (tests do).
+  function ready() {
+    if (!busy) root.dataset.state = "ready";
+  }
+
   // `retryOf`: the stored id of these same words, when this turn retries a failed one.
   async function turn(message, retryOf) {
     if (busy) return;
@@ -297,6 +317,8 @@
         return turn(message, attempt.storedId);
       });
       if (error.code === "coach_step_mismatch") await refresh();
+    } finally {
+      ready();
     }
   }
 
@@ -319,9 +341,50 @@
       if (action === "accept" && outcome.advanced && !outcome.completed) await turn("");
     } catch (error) {
       setBusy(false);
-      showError(error, () => decide(action, value));
-      // The proposal was decided elsewhere (another tab): show the draft as it is.
-      if (error.code === "no_pending_proposal" || error.code === "argument_complete") await refresh();
+      if (!coachExplains(error)) showError(error, () => decide(action, value));
+      // The proposal was decided elsewhere (another tab), or the assignment became hints
+      // only: show the draft as it is.
+      if (["no_pending_proposal", "argument_complete", "proposals_off"].includes(error.code)) {
+        await refresh();
+      }
+    } finally {
+      ready();
+    }
+  }
+
+  // A refusal the coach explained in the conversation (what the instructor's criteria still
+  // ask for): its words are the answer, so no separate error box; the student's words stay.
+  function coachExplains(error) {
+    if (!(error instanceof CoachError) || !error.coachMessage) return false;
+    hideError();
+    addMessage("assistant", error.coachMessage.text);
+    scrollToNewest();
+    return true;
+  }
+
+  // Where the coach may not propose (hints only): the student's own words go into the draft
+  // and the step moves on, without leaving the page; then the coach opens the next step.
+  async function useMyWords(form) {
+    if (busy) return;
+    hideError();
+    const box = form.querySelector("textarea");
+    setBusy(true, strings.saving);
+    try {
+      const outcome = await postJSON(root.dataset.advanceUrl, { value: box.value });
+      setBusy(false);
+      scrollToNewest();
+      await refresh();
+      focusNext();
+      // With the coach off for the assignment, nobody opens the next step.
+      if (outcome.advanced && !outcome.completed && root.dataset.coachOn === "true") {
+        await turn("");
+      }
+    } catch (error) {
+      setBusy(false);
+      if (!coachExplains(error)) showError(error, () => useMyWords(form));
+      box.focus();
+    } finally {
+      ready();
     }
   }
 
@@ -339,6 +402,8 @@
     } catch (error) {
       setBusy(false);
       showError(error, () => saveField(form));
+    } finally {
+      ready();
     }
   }
 
@@ -399,6 +464,12 @@
   });
 
   root.addEventListener("submit", (event) => {
+    const own = event.target.closest("form.own-words-form");
+    if (own) {
+      event.preventDefault();
+      useMyWords(own);
+      return;
+    }
     const form = event.target.closest("form.typed-field");
     if (!form) return;
     event.preventDefault();
@@ -407,6 +478,7 @@
 
   // A reload opens on the latest exchange, not on the oldest messages.
   scrollToNewest();
+  ready();
 
   // A new argument (or a new step with nothing said yet) opens with the coach's question.
   if (root.dataset.autostart === "true" && !isComplete()) turn("");

@@ -5,9 +5,14 @@ replies are streamed slowly enough (a delay between SSE events) that the page
 can be caught showing part of a reply. The offline path needs no server.
 """
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
+from classroom.models import Assignment, Classroom, Membership
+from classroom.services import make_instructor, start_submission
 from coach.models import Argument, CoachMessage
 from coach.services import create_argument
 from tests.browser import sign_in
@@ -93,7 +98,7 @@ def test_it_streams_the_ai_coach_and_advances_on_confirm(live_asgi, page, fake_a
     assert RATIONALE in proposal.inner_text()
     assert page.get_by_label("Your message").input_value() == ""
 
-    proposal.get_by_role("button", name="Confirm").click()
+    proposal.get_by_role("button", name="Accept").click()
     page.wait_for_function("() => document.querySelector('#rail').dataset.step === 'grounds'")
     assert page.locator("#rail li[data-step='claim']").get_attribute("class") == "step done"
     assert current_step(page) == "grounds"
@@ -174,7 +179,7 @@ def test_it_coaches_offline_without_an_api_key(live_asgi, page, no_anthropic_key
     editor = page.get_by_label("Your version")
     assert editor.evaluate("node => node === document.activeElement")
     editor.fill("Cities should build protected bike lanes.")
-    proposal.get_by_role("button", name="Confirm").click()
+    proposal.get_by_role("button", name="Accept").click()
     page.wait_for_function("() => document.querySelector('#rail').dataset.step === 'grounds'")
     assert current_step(page) == "grounds"
     claim = page.locator(".draft-item").first
@@ -186,7 +191,8 @@ def test_it_saves_text_the_student_types_into_the_draft(live_asgi, page, no_anth
     get_user_model().objects.create_user("ada", password=PASSWORD)
     sign_in(page, live_asgi, "ada", PASSWORD)
     start_argument(page, live_asgi, "Bikes")
-    page.wait_for_selector("#transcript .msg-assistant:not(.streaming)")
+    # The opening turn ends with a refresh of the draft: open an editor after it.
+    page.wait_for_selector("#coach[data-state=ready]")
 
     page.get_by_text("Write the Claim yourself").click()
     page.get_by_label("Claim", exact=True).fill("Bike lanes save lives.")
@@ -245,7 +251,7 @@ def test_it_offers_the_trial_as_soon_as_the_rebuttal_is_accepted(
     page.goto(f"{live_asgi.url}/coach/{argument.pk}/")
     assert page.locator(".put-on-trial").count() == 0
 
-    page.locator("#proposal").get_by_role("button", name="Confirm").click()
+    page.locator("#proposal").get_by_role("button", name="Accept").click()
     trial = page.locator("#trial-slot .put-on-trial")
     trial.wait_for()  # no reload: the refresh after accepting brings it
     assert trial.get_by_role("button", name="Put it on trial").is_visible()
@@ -288,7 +294,8 @@ def test_it_keeps_an_open_editor_and_its_words_when_a_reply_refreshes_the_draft(
     get_user_model().objects.create_user("ada", password=PASSWORD)
     sign_in(page, live_asgi, "ada", PASSWORD)
     start_argument(page, live_asgi, "Bikes")
-    page.wait_for_selector("#transcript .msg-assistant:not(.streaming)")
+    # The opening turn ends with a refresh of the draft: open an editor after it.
+    page.wait_for_selector("#coach[data-state=ready]")
     replies = page.locator("#transcript .msg-assistant").count()
 
     page.get_by_text("Write the claim yourself").click()
@@ -302,3 +309,75 @@ def test_it_keeps_an_open_editor_and_its_words_when_a_reply_refreshes_the_draft(
     editor = page.get_by_label("Claim", exact=True)
     assert editor.is_visible()
     assert editor.input_value() == "Half-typed words"
+
+
+def coach_said(page, count: int) -> None:
+    """Wait until the coach has said `count` messages and the page has caught up after."""
+    page.wait_for_function(
+        "n => document.querySelectorAll('#transcript .msg-assistant:not(.streaming)').length >= n"
+        " && document.querySelector('#coach').dataset.state === 'ready'",
+        arg=count,
+    )
+
+
+def test_it_moves_on_with_the_students_own_words_under_hints_only(
+    live_asgi, page, no_anthropic_key
+) -> None:
+    users = get_user_model().objects
+    teacher = make_instructor(user=users.create_user("teacher"))
+    student = users.create_user("ada", password=PASSWORD)
+    room = Classroom.objects.create(name="Rhetoric")
+    room.instructors.add(teacher)
+    Membership.objects.create(classroom=room, student=student)
+    assignment = Assignment.objects.create(
+        classroom=room,
+        title="Clean air",
+        prompt="Should cities cut traffic to clean the air?",
+        due_at=timezone.now() + timedelta(days=7),
+        coach_policy="hints_only",
+        required_criteria={"grounds": ["grounds_has_number_or_citation"]},
+        created_by=teacher,
+    )
+    argument = start_submission(assignment=assignment, student=student).argument
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, live_asgi, "ada", PASSWORD)
+    page.goto(f"{live_asgi.url}/coach/{argument.pk}/")
+    page.evaluate("() => { window.stayedOnThePage = true; }")  # a reload would forget it
+    coach_said(page, 1)
+
+    # The claim, in the chat: the coach names the button, which holds the student's words.
+    box = page.get_by_label("Your message")
+    box.fill("Cities should cut traffic to clean the air.")
+    box.press("Enter")
+    coach_said(page, 2)
+    assert '"Use my words for the claim"' in last_coach_text(page)
+    own = page.locator("[data-testid=own-words]")
+    assert own.get_by_label("Your words for the claim").input_value() == (
+        "Cities should cut traffic to clean the air."
+    )
+    own.get_by_role("button", name="Use my words for the claim").click()
+
+    # The next step opens with the coach's first message for it, naming the criterion.
+    page.wait_for_function("() => document.querySelector('#rail').dataset.step === 'grounds'")
+    coach_said(page, 3)
+    assert "Your instructor requires this for the grounds" in last_coach_text(page)
+
+    # Grounds that miss it: the box keeps them, the coach says what is missing.
+    box.fill("Air pollution is bad for people.")
+    box.press("Enter")
+    coach_said(page, 4)
+    words = own.get_by_label("Your words for the grounds")
+    assert words.input_value() == "Air pollution is bad for people."
+    own.get_by_role("button", name="Use my words for the grounds").click()
+    coach_said(page, 5)
+    assert last_coach_text(page).startswith("Not yet.")
+    assert current_step(page) == "grounds" and page.locator("#coach-error").is_hidden()
+    words.fill("Air pollution caused 4.2 million early deaths in 2019 (WHO, 2021).")
+    own.get_by_role("button", name="Use my words for the grounds").click()
+    page.wait_for_function("() => document.querySelector('#rail').dataset.step === 'warrant'")
+    coach_said(page, 6)
+    assert page.evaluate("() => window.stayedOnThePage") is True
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    argument.refresh_from_db()
+    assert argument.grounds.startswith("Air pollution caused 4.2 million")
+    assert argument.provenance == {"claim": "typed", "grounds": "typed"}

@@ -52,13 +52,13 @@ def test_it_keeps_the_newest_message_in_view(live_asgi, page, no_anthropic_key) 
     page.wait_for_function(NEWEST_IN_VIEW)
     assert page.locator("#jump-newest").is_hidden()
 
-    # After Confirm, even from higher up the box: the coach's next question shows.
+    # After Accept, even from higher up the box: the coach's next question shows.
     page.get_by_label("Your message").fill("yes")
     page.get_by_role("button", name="Send").click()
-    page.locator("#proposal").get_by_role("button", name="Confirm").wait_for()
+    page.locator("#proposal").get_by_role("button", name="Accept").wait_for()
     coach_messages = page.locator("#transcript .msg-assistant").count()
     transcript.evaluate("box => { box.scrollTop = 0; }")
-    page.locator("#proposal").get_by_role("button", name="Confirm").click()
+    page.locator("#proposal").get_by_role("button", name="Accept").click()
     page.wait_for_function(
         """count => document.querySelectorAll('#transcript .msg-assistant:not(.streaming)').length
             > count""",

@@ -23,7 +23,7 @@ WRONG = re.compile(
 def every_phrasing(language: str, step: str) -> list[str]:
     nouns = phrases_for(step, language)
     values = {"your": nouns.your, "the": nouns.the, "as_": nouns.as_}
-    values |= {"problems": "it is short", "text": "draft"}
+    values |= {"problems": "it is short", "text": "draft", "accept": '"Accept"', "use": '"Use"'}
     table = [*_SAY[language].values(), _REJECTED[language]]
     return [
         pick(variants, turn_count=count, **values)

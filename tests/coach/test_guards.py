@@ -59,11 +59,14 @@ def test_it_runs_the_guards_in_the_documented_order() -> None:
     assert [guard.__name__ for guard in GUARDS] == [
         "step_coercion",
         "empty_value",
+        "question_not_graded",
         "first_turn_bias",
         "advance_gating",
         "next_step_correction",
         "confirmation",
         "no_proposals",
+        "rejected_again",
+        "criteria_gate",
         "schema_validation",
         "question_appending",
     ]
@@ -308,8 +311,9 @@ def test_it_records_one_decision_per_guard_in_order() -> None:
     )
     outcome = apply_guards(result=raw, context=context("claim"))
     assert [d.name for d in outcome.decisions] == [
-        "step_coercion", "empty_value", "first_turn_bias", "advance_gating",
-        "next_step", "confirmation", "no_proposals", "schema", "question_appending",
+        "step_coercion", "empty_value", "question", "first_turn_bias", "advance_gating",
+        "next_step", "confirmation", "no_proposals", "rejected", "criteria", "schema",
+        "question_appending",
     ]  # fmt: skip
     final = outcome.result
     assert (final.step, final.proposedUpdate.field, final.nextStep) == ("claim", "claim", "grounds")
@@ -330,7 +334,7 @@ def test_it_names_the_failed_guard_when_rejecting() -> None:
     with pytest.raises(GuardRejected) as caught:
         apply_guards(result=raw, context=context())
     assert caught.value.decisions[-1].name == "schema"
-    assert len(caught.value.decisions) == 8  # six before schema, no_proposals, then schema
+    assert len(caught.value.decisions) == 11  # ten before schema, then schema
 
 
 # An instructor's policy (coach.policy) -------------------------------------
@@ -362,3 +366,66 @@ def test_it_holds_the_advance_to_the_required_criteria() -> None:
     assert "needs a number" in gate.reason
     passing = context("claim", draft_text=GOOD_TEXT["claim"], criteria_check=lambda text: [])
     assert apply_guards(result=raw, context=passing).result.shouldAdvance
+
+
+def test_it_says_why_it_stripped_a_proposal_under_hints_only() -> None:
+    raw = result("claim", proposedUpdate=proposal("claim"))
+    for language, button in (("en", '"Use my words for the claim"'), ("es", "«Usar mis palabras")):
+        ctx = context("claim", proposals_allowed=False, language=language)
+        text = apply_guards(result=raw, context=ctx).result.assistantText
+        assert text.startswith("Good start.") and button in text
+
+
+# A proposal the accept endpoint would refuse is not offered -----------------
+
+
+def test_it_removes_a_proposal_that_misses_a_required_criterion_and_says_what_is_missing() -> None:
+    raw = result(
+        "grounds",
+        confidence=0.95,
+        proposedUpdate=proposal("grounds", "Air pollution is bad for people."),
+        shouldAdvance=True,
+        nextStep="warrant",
+    )
+    ctx = context(
+        "grounds",
+        language="es",
+        criteria_check=lambda text: [] if "%" in text else ["Los datos contienen un número"],
+    )
+    outcome = apply_guards(result=raw, context=ctx)
+    final = outcome.result
+    assert final.proposedUpdate is None and not final.shouldAdvance and final.nextStep is None
+    assert "Tu docente exige esto para los datos: los datos contienen un número." in (
+        final.assistantText
+    )
+    gate = next(d for d in outcome.decisions if d.name == "criteria")
+    assert gate.changed and "Los datos contienen un número" in gate.reason
+    meeting = result("grounds", proposedUpdate=proposal("grounds", "40% of trips are short."))
+    assert apply_guards(result=meeting, context=ctx).result.proposedUpdate is not None
+
+
+def test_it_does_not_put_up_again_the_text_the_student_just_rejected() -> None:
+    pending_again = result("claim", confidence=0.9, proposedUpdate=proposal("claim", "Cars out."))
+    ctx = context("claim", is_confirmation=True, rejected_value="cars out")
+    outcome = apply_guards(result=pending_again, context=ctx)
+    assert outcome.result.proposedUpdate is None
+    assert "You turned that version down" in outcome.result.assistantText
+    other = result("claim", confidence=0.9, proposedUpdate=proposal("claim", "No cars downtown."))
+    assert apply_guards(result=other, context=ctx).result.proposedUpdate is not None
+
+
+@pytest.mark.parametrize("field", ["proposedUpdate", "shouldAdvance"])
+def test_it_never_grades_a_question_as_an_attempt(field: str) -> None:
+    graded = result(
+        "grounds",
+        confidence=0.9,
+        proposedUpdate=proposal("grounds"),
+        shouldAdvance=True,
+        nextStep="warrant",
+    )
+    ctx = context(
+        "grounds", draft_text=GOOD_TEXT["grounds"], question_topics=("groundsBacking", "grounds")
+    )
+    outcome = apply_guards(result=graded, context=ctx)
+    assert getattr(outcome.result, field) is None
+    assert next(d for d in outcome.decisions if d.name == "question").changed

@@ -101,3 +101,18 @@ def test_it_tidies_spacing_capitals_and_the_final_stop() -> None:
     assert tidy("  cities   should ban cars ") == "Cities should ban cars."
     assert tidy("probably") == "Probably"
     assert tidy("Why would they?") == "Why would they?"
+
+
+def test_it_promises_no_card_the_first_turn_guard_would_take_away() -> None:
+    # "yes" as the first message on a step, with weak text typed in the draft.
+    reply = offline_reply(turn("yes", step="grounds", draft_text="cars are bad"))
+    guarded = apply_guards(
+        result=reply,
+        context=GuardContext(
+            current_step="grounds", draft_text="cars are bad", is_first_turn=True,
+            is_confirmation=True,
+        ),
+    ).result  # fmt: skip
+    assert guarded.proposedUpdate is None
+    assert "put your words up" not in guarded.assistantText
+    assert "Here is your text" not in guarded.assistantText

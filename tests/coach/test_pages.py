@@ -1,6 +1,7 @@
 """The coach's pages through Django's test client: who sees what, forms, language, escaping."""
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
@@ -167,24 +168,32 @@ def test_it_refreshes_the_put_on_trial_slot_with_the_state(
     assert "Put it on trial" in slot and f'action="{action}"' in slot
 
 
-def test_it_shows_spanish_ui_strings_for_a_spanish_argument(client: Client, ada) -> None:
+def test_it_speaks_the_readers_language_around_a_spanish_argument(client: Client, ada) -> None:
     argument = create_argument(owner=ada, title="Prohibir coches", language="es")
-    # The browser asks for English; the argument's language wins.
     response = client.get(detail_url(argument), headers={"accept-language": "en"})
     body = response.content.decode()
-    assert '<html lang="es">' in body
-    assert "Tu borrador" in body
-    assert "Enviar" in body
-    assert "Afirmación" in body
-    assert "Your draft" not in body
-
-
-def test_it_shows_english_ui_strings_for_an_english_argument(client: Client, ada) -> None:
-    argument = create_argument(owner=ada, title="Ban cars", language="en")
-    response = client.get(detail_url(argument), headers={"accept-language": "es"})
-    body = response.content.decode()
+    # The interface follows the reader; the argument's own words are marked as Spanish.
     assert '<html lang="en">' in body
-    assert "Your draft" in body
+    assert "Your draft" in body and "Send" in body and ">Claim<" in body
+    assert "Tu borrador" not in body and "Afirmación" not in body
+    assert 'id="transcript" class="transcript" lang="es"' in body
+    assert '<h1 lang="es">Prohibir coches</h1>' in body
+
+
+def test_it_keeps_the_menu_spanish_on_an_english_argument(client: Client, ada) -> None:
+    argument = create_argument(owner=ada, title="Ban cars", language="en")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    for headers in ({}, {"HX-Request": "true"}):
+        body = client.get(detail_url(argument), headers=headers).content.decode()
+        assert "Tu borrador" in body and ">Afirmación<" in body
+        assert "Your draft" not in body and ">Claim<" not in body
+    body = client.get(detail_url(argument)).content.decode()
+    assert '<html lang="es">' in body and "Cerrar sesión" in body and "Sign out" not in body
+    assert 'id="transcript" class="transcript" lang="en"' in body
+    toulmin = client.get(reverse("coach:argument_toulmin", args=[argument.pk])).content.decode()
+    # Around the diagram, the reader's language; the diagram is the argument's own.
+    assert '<html lang="es">' in toulmin and "Llévatelo" in toulmin
+    assert 'lang="en">' in toulmin and "since" in toulmin and ">Claim<" in toulmin
 
 
 def test_it_escapes_model_and_student_text(client: Client, ada) -> None:

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from coach.prompts import FIRST_TURN_HINT, HISTORY_LIMIT, TurnFacts, build_messages, system_prompt
+import json
+
+from coach.prompts import (
+    FIRST_TURN_HINT,
+    HINTS_ONLY_HINT,
+    HISTORY_LIMIT,
+    QUESTION_HINT,
+    TurnFacts,
+    build_messages,
+    system_prompt,
+)
 from coach.steps import STEP_IDS
 
 
@@ -70,3 +80,40 @@ def test_it_sends_only_the_recent_transcript() -> None:
 def test_it_tells_the_model_when_the_page_opens_a_step() -> None:
     messages = build_messages(history=[], message="  ", facts=facts())
     assert "has not written anything" in messages[-1]["content"]
+
+
+def context_of(messages: list[dict]) -> dict:
+    content = messages[-1]["content"]
+    return json.loads(content.split("<context>", 1)[1].split("</context>", 1)[0])
+
+
+def test_it_sends_the_instructors_rules_for_this_step_in_the_context() -> None:
+    messages = build_messages(
+        history=[],
+        message="Air pollution is bad for people.",
+        facts=facts(
+            current_step="grounds",
+            proposals_allowed=False,
+            required_for_this_step=("The grounds contain a number or a citation",),
+        ),
+    )
+    assert context_of(messages)["instructor"] == {
+        "proposals_allowed": False,
+        "required_for_this_step": ["The grounds contain a number or a citation"],
+    }
+    assert HINTS_ONLY_HINT["en"] in messages[-1]["content"]
+    for language in ("en", "es"):
+        prompt = system_prompt(language)
+        assert "required_for_this_step" in prompt and '"proposals_allowed": false' in prompt
+
+
+def test_it_tells_the_model_a_question_is_to_be_answered_not_graded() -> None:
+    messages = build_messages(
+        history=[],
+        message="¿Qué es la garantía?",
+        facts=facts(language="es", question_topics=("warrant",), is_first_turn=True),
+    )
+    assert context_of(messages)["student_asks_about"] == ["warrant"]
+    assert QUESTION_HINT["es"] in messages[-1]["content"]
+    assert FIRST_TURN_HINT["es"] not in messages[-1]["content"]  # nothing to grade yet
+    assert "Questions are not attempts" in system_prompt("es")

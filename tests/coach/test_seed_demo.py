@@ -45,6 +45,8 @@ def test_it_creates_the_demo_accounts_in_debug() -> None:
     call_command("seed_demo")
     users = get_user_model().objects.order_by("username")
     assert [(u.username, u.is_staff) for u in users] == [("instructor", True), ("student", False)]
+    # A teacher, not the site's operator: no superuser with public passwords.
+    assert not any(u.is_superuser for u in users)
 
 
 @pytest.mark.django_db

@@ -13,7 +13,8 @@ from tests.fakes.anthropic_server import Reply
 from tests.trials import phase_data
 from tests.trials.factories import make_argument, make_user
 from trials.models import Trial, TrialStatus
-from trials.services import STALE_AFTER, resume_stale_trials, start_trial
+from trials.runner import STALE_AFTER
+from trials.services import resume_stale_trials, start_trial
 from trials.tasks import run_trial_task
 
 

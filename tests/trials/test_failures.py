@@ -18,7 +18,8 @@ from tests.trials import phase_data
 from tests.trials.factories import make_argument, make_user
 from trials.chain import Failure
 from trials.models import Trial, TrialFailure, TrialStatus
-from trials.services import run_trial, start_trial
+from trials.runner import run_trial
+from trials.services import start_trial
 
 pytestmark = pytest.mark.django_db
 

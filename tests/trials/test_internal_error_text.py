@@ -10,9 +10,10 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.trials.factories import make_argument, make_user
-from trials import services
+from trials import runner
 from trials.models import TrialFailure, TrialStatus
-from trials.services import run_trial, start_trial
+from trials.runner import run_trial
+from trials.services import start_trial
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ def test_it_never_shows_a_database_errors_text_to_the_student(
     def failing(**kwargs):
         raise DataError('UPDATE "trials_trial" SET "phase1" = \'\\x00\' WHERE id = 1')
 
-    monkeypatch.setattr(services, "run_chain", failing)
+    monkeypatch.setattr(runner, "run_chain", failing)
     ana = make_user("ana")
     with django_capture_on_commit_callbacks(execute=False):
         trial = start_trial(user=ana, argument=make_argument(owner=ana))

@@ -12,7 +12,8 @@ from tests.fakes.anthropic_server import Reply
 from tests.trials import phase_data
 from tests.trials.factories import STUDENT_CLAIM, make_argument, make_user
 from trials.models import Trial, TrialStatus
-from trials.services import STALE_AFTER, run_trial, start_trial
+from trials.runner import STALE_AFTER, run_trial
+from trials.services import start_trial
 
 pytestmark = pytest.mark.django_db
 

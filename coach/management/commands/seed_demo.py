@@ -36,8 +36,11 @@ class Command(BaseCommand):
             )
         User = get_user_model()
         for username, password, is_staff in DEMO_ACCOUNTS:
+            # The instructor is staff, never a superuser: `setup_instructors` (make run)
+            # puts them in the Instructors group, so the admin shows what a teacher
+            # sees (their classes), not the site's infrastructure tables.
             user, created = User.objects.get_or_create(
-                username=username, defaults={"is_staff": is_staff, "is_superuser": is_staff}
+                username=username, defaults={"is_staff": is_staff}
             )
             if created:
                 user.set_password(password)

@@ -3,7 +3,8 @@
 from django.core.management.base import BaseCommand
 
 from config.background import uses_broker, wait_for_background
-from trials.services import STALE_AFTER, resume_stale_trials
+from trials.runner import STALE_AFTER
+from trials.services import resume_stale_trials
 
 
 class Command(BaseCommand):

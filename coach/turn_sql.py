@@ -1,0 +1,184 @@
+"""The coach turn's statements as SQL written once, not compiled by the ORM every turn.
+
+A turn runs the same short statements every time: load the argument, store
+the student's message, read the transcript (its latest messages and the
+student's on the step, in one statement), store the reply and the turn
+record. The ORM builds and compiles each queryset anew on every evaluation,
+and for these statements that costs the server more CPU than the database
+takes to answer them: about half of `coach.turn_store.begin_turn`'s CPU,
+profiled (docs/coach.md, "Speed"). Here each statement's text is made once
+per model and database vendor from the models' own table and column names,
+quoted by the backend (as ``engine.events._next_seq`` does), and run on the
+connection's cursor. Values still go through each field's ``pre_save`` and
+``get_db_prep_save`` and rows through the converters a query applies
+(``from_row``), so what is stored and read is what the ORM would store and
+read. Both
+databases take the same text: PostgreSQL, and SQLite 3.35 or later for
+``RETURNING`` (older ones fall back to ``save()``).
+
+Sources: Django's ``SQLInsertCompiler`` (what an insert sends) and
+``Model.save_base`` (the signals around it), Django 5.2.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from django.db import connections, router
+from django.db.models import Field, Model
+from django.db.models.signals import post_save, pre_save
+
+from coach.models import Argument, CoachMessage, Role
+
+__all__ = ["columns", "from_row", "insert", "load_argument", "transcript"]
+
+
+def _quote(alias: str) -> Any:
+    return connections[alias].ops.quote_name
+
+
+@cache
+def _insert_plan(model: type[Model], alias: str, vendor: str) -> tuple[str, tuple[Field, ...]]:
+    """The INSERT ... RETURNING of `model` on `alias` and the fields its values are for."""
+    quote = _quote(alias)
+    meta = model._meta
+    fields = tuple(f for f in meta.concrete_fields if f is not meta.auto_field)
+    columns = ", ".join(quote(f.column) for f in fields)
+    values = ", ".join(["%s"] * len(fields))
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({values}) "
+        f"RETURNING {quote(meta.pk.column)}"
+    )
+    return sql, fields
+
+
+def insert(instance: Model) -> Model:
+    """Insert a new row as ``instance.save()`` would, in one statement written once; sets its pk.
+
+    The same values (each field's ``pre_save``: ``auto_now_add`` and the like),
+    the same ``pre_save`` / ``post_save`` signals when anything listens. Only
+    for a new row whose primary key the database assigns.
+    """
+    model = type(instance)
+    alias = router.db_for_write(model, instance=instance)
+    connection = connections[alias]
+    if not connection.features.can_return_columns_from_insert:
+        instance.save(force_insert=True, using=alias)
+        return instance
+    notify_before = pre_save.has_listeners(model)
+    if notify_before:
+        pre_save.send(sender=model, instance=instance, raw=False, using=alias, update_fields=None)
+    sql, fields = _insert_plan(model, alias, connection.vendor)
+    params = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        instance.pk = cursor.fetchone()[0]
+    instance._state.adding = False
+    instance._state.db = alias
+    if post_save.has_listeners(model):
+        post_save.send(
+            sender=model,
+            instance=instance,
+            created=True,
+            update_fields=None,
+            raw=False,
+            using=alias,
+        )
+    return instance
+
+
+def columns(model: type[Model], alias: str, table: str = "") -> str:
+    """`model`'s concrete columns in field order, for a SELECT (`table`: the alias to prefix)."""
+    quote = _quote(alias)
+    prefix = f"{quote(table)}." if table else ""
+    return ", ".join(prefix + quote(f.column) for f in model._meta.concrete_fields)
+
+
+def from_row(model: type[Model], alias: str, values: Any) -> Model:
+    """A `model` instance from its concrete columns' values as the database returned them.
+
+    Each value goes through the converters a query would apply (the backend's and
+    the field's: JSON text, SQLite's dates and booleans), then ``Model.from_db``.
+    """
+    connection = connections[alias]
+    fields = model._meta.concrete_fields
+    converted = []
+    for field, value in zip(fields, values, strict=True):
+        column = field.get_col(model._meta.db_table)
+        for convert in (
+            *connection.ops.get_db_converters(column),
+            *field.get_db_converters(connection),
+        ):
+            value = convert(value, column, connection)
+        converted.append(value)
+    return model.from_db(alias, [f.attname for f in fields], converted)
+
+
+@cache
+def _argument_sql(alias: str, vendor: str) -> str:
+    quote = _quote(alias)
+    meta = Argument._meta
+    return (
+        f"SELECT {columns(Argument, alias)} FROM {quote(meta.db_table)} "
+        f"WHERE {quote(meta.pk.column)} = %s AND {quote(meta.get_field('owner').column)} = %s"
+    )
+
+
+def load_argument(*, owner: Any, argument_id: int) -> Argument | None:
+    """``Argument.objects.for_user(owner).filter(pk=argument_id).first()``, without compiling it."""
+    if not getattr(owner, "is_authenticated", False):
+        return None
+    alias = router.db_for_read(Argument)
+    with connections[alias].cursor() as cursor:
+        cursor.execute(_argument_sql(alias, connections[alias].vendor), [argument_id, owner.pk])
+        row = cursor.fetchone()
+    return None if row is None else from_row(Argument, alias, row)
+
+
+@cache
+def _transcript_sql(alias: str, vendor: str) -> str:
+    """The transcript's two reads in one statement: the latest messages (part 0) and the
+    student's messages on one step (part 1), each row with its part, time and id."""
+    quote = _quote(alias)
+    meta = CoachMessage._meta
+
+    def column(name: str) -> str:
+        return quote(meta.get_field(name).column)
+
+    table, pk, argument = quote(meta.db_table), quote(meta.pk.column), column("argument")
+    role, text, created = column("role"), column("text"), column("created_at")
+    return (
+        f"SELECT 0, {role}, {text}, {created}, {pk} FROM ("
+        f"SELECT {role}, {text}, {created}, {pk} FROM {table} "
+        f"WHERE {argument} = %s AND {pk} < %s ORDER BY {created} DESC, {pk} DESC LIMIT %s"
+        f") {quote('latest')} "
+        f"UNION ALL SELECT 1, {role}, {text}, {created}, {pk} FROM {table} "
+        f"WHERE {argument} = %s AND {pk} < %s AND {role} = %s AND {column('step')} = %s"
+    )
+
+
+# Past every message id: "all of them" where the student's message was not stored.
+_NO_BOUND = 2**62
+
+
+def transcript(
+    *, argument_id: int, before_id: int | None, limit: int, step: str
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """What the turn reads of the transcript before `before_id` (None: all of it), in one
+    statement: (role, text) of the `limit` latest messages, and the texts of the student's
+    messages on `step`, each oldest first."""
+    alias = router.db_for_read(CoachMessage)
+    bound = before_id or _NO_BOUND
+    with connections[alias].cursor() as cursor:
+        cursor.execute(
+            _transcript_sql(alias, connections[alias].vendor),
+            [argument_id, bound, limit, argument_id, bound, Role.USER.value, step],
+        )
+        rows = cursor.fetchall()
+    # A UNION has no order of its own: put each part in the order the ORM queries had.
+    latest = sorted((row for row in rows if row[0] == 0), key=lambda row: (row[3], row[4]))
+    on_step = sorted((row for row in rows if row[0] == 1), key=lambda row: row[4])
+    return [(row[1], row[2]) for row in latest], [row[2] for row in on_step]

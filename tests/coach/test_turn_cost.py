@@ -1,0 +1,105 @@
+"""What one coach turn costs the server: its queries, and work that must not grow with the transcript.
+
+The turn runs end to end (real SDK, the fake Anthropic server on loopback);
+queries are counted at the cursor, in whichever thread runs them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.db.backends.utils import CursorWrapper
+from django.test import AsyncClient
+
+from coach import intents
+from coach.models import Argument, CoachMessage, Role
+from tests.coach.support import _post_turn, coach_result, post_turn, run
+from tests.fakes.anthropic_server import FakeAnthropicServer, Reply
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+REPLY = coach_result(text="Which cities do you have in mind?", confidence=0.5)
+
+
+@pytest.fixture
+def statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every SQL statement run from now on, in any thread."""
+    seen: list[str] = []
+    execute = CursorWrapper.execute
+
+    def counting(self: CursorWrapper, sql: str, params: Any = None) -> Any:
+        seen.append(sql)
+        return execute(self, sql, params)
+
+    monkeypatch.setattr(CursorWrapper, "execute", counting)
+    return seen
+
+
+def test_it_reads_the_argument_and_its_policy_once_per_turn(
+    fake_anthropic: FakeAnthropicServer, student: Any, argument: Argument, statements: list[str]
+) -> None:
+    fake_anthropic.enqueue(Reply.json(REPLY))
+    status, _, lines = post_turn(
+        student, argument_id=argument.pk, message="Cities should ban cars.", step="claim"
+    )
+    assert status == 200 and lines[-1]["type"] == "result"
+    selects = [sql for sql in statements if sql.lstrip().upper().startswith("SELECT")]
+    # The policy check and the turn used to read both twice (13 statements a turn, now 11).
+    assert sum('FROM "coach_argument"' in sql for sql in selects) == 1
+    assert sum('FROM "classroom_submission"' in sql for sql in selects) == 1
+
+
+# Statements a turn may run: the session, the user, the argument, its submission, the
+# student's message, the transcript (its latest messages and the step's, one statement);
+# the reply and the turn record; and SQLite's two BEGINs (docs/coach.md, "Speed"). A new
+# one must be argued for here.
+MAX_STATEMENTS = {"sqlite": 10, "postgresql": 8}
+
+
+def test_it_runs_no_more_statements_a_turn_than_it_did(
+    fake_anthropic: FakeAnthropicServer, student: Any, argument: Argument, statements: list[str]
+) -> None:
+    CoachMessage.objects.bulk_create(
+        CoachMessage(argument=argument, role=Role.USER, text=f"Cars out, take {n}.", step="claim")
+        for n in range(30)
+    )
+    fake_anthropic.enqueue(Reply.json(REPLY), Reply.json(REPLY))
+    client = AsyncClient()
+    client.force_login(student)  # the sign-in's own statements are not the turn's
+    payload = {"argument_id": argument.pk, "message": "Cities should ban cars.", "step": "claim"}
+    # The first turn also reads the spend ledgers (then kept for limits.services.SNAPSHOT_SECONDS).
+    run(_post_turn(client, payload))
+    statements.clear()
+    status, _, lines = run(_post_turn(client, {**payload, "message": "Only in the centre."}))
+    assert status == 200 and lines[-1]["type"] == "result"
+    # Counted at the cursor, in every thread (the turn's ORM work runs in asgiref's).
+    assert len(statements) <= MAX_STATEMENTS[connection.vendor], "\n".join(statements)
+
+
+def test_it_does_not_reclassify_the_steps_earlier_messages_every_turn(
+    fake_anthropic: FakeAnthropicServer,
+    student: Any,
+    argument: Argument,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    CoachMessage.objects.bulk_create(
+        CoachMessage(argument=argument, role=Role.USER, text=f"Cars out, take {n}.", step="claim")
+        for n in range(40)
+    )
+    calls: list[str] = []
+    uncached = intents.classify.__wrapped__
+
+    def counting(message: str, step: str) -> intents.Intent:
+        calls.append(message)
+        return uncached(message, step)
+
+    monkeypatch.setattr("coach.turn_store.classify", counting)
+    fake_anthropic.enqueue(Reply.json(REPLY))
+    status, _, lines = post_turn(
+        student, argument_id=argument.pk, message="Cities should ban cars.", step="claim"
+    )
+    assert status == 200 and lines[-1]["type"] == "result"
+    # Whether this is a first attempt is settled by the first earlier attempt, not all 40.
+    assert len(calls) <= 3, calls
