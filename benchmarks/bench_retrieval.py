@@ -1,4 +1,4 @@
-"""Benchmark: ``casefiles.retrieval.retrieve_spans`` over a case file of 2,000 spans (issue 9 §5).
+"""Benchmark: ``casefiles.retrieval.retrieve_spans`` over a case file of 2,000 spans.
 
 A fresh interpreter per database builds one case file of 2,000 spans (40
 sources of 50 paragraphs, words drawn with a Zipf-like law from a 3,000-word

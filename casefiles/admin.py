@@ -33,7 +33,17 @@ class SourceAdmin(admin.ModelAdmin):
 
 @admin.register(Span)
 class SpanAdmin(admin.ModelAdmin):
+    """Spans can number in the hundreds of thousands: the list stays a cheap, indexed read.
+
+    Ordered by the (source_id, ordinal) index, no join but the source's title for
+    the page's rows, no second count of the whole table; the search (bounded, as
+    every admin search is) scans span text, so it is for finding one passage.
+    """
+
     list_display = ("__str__", "source", "start", "end")
+    list_select_related = ("source",)
+    ordering = ("source_id", "ordinal")
+    show_full_result_count = False
     search_fields = ("text",)
     readonly_fields = ("case_file", "source", "ordinal", "start", "end", "text")
 

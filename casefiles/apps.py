@@ -2,6 +2,7 @@ import math
 
 from django.apps import AppConfig
 from django.db.backends.signals import connection_created
+from django.db.models.signals import post_delete
 from django.utils.translation import gettext_lazy as _
 
 
@@ -24,3 +25,10 @@ class CasefilesConfig(AppConfig):
 
     def ready(self) -> None:
         connection_created.connect(_sqlite_ln, dispatch_uid="casefiles_sqlite_ln")
+        from casefiles.models import Source
+        from casefiles.search_index import rebuild_after_commit
+
+        # A source's spans leave the case file's word index with it (casefiles.search_index).
+        post_delete.connect(
+            rebuild_after_commit, sender=Source, dispatch_uid="casefiles_search_index"
+        )

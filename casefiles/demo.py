@@ -1,4 +1,4 @@
-"""A small, realistic demo case file (scripted readings, real spans and index).
+"""A small, realistic demo case file (readings written for the demo, real spans and index).
 
 Two of its sources report from the same study, so the inquiry demo shows the
 Sanad grade treating them as ONE line of evidence, not two.
@@ -71,7 +71,11 @@ def load_demo_case_file(*, owner) -> CaseFile:
     case_file = CaseFile.objects.create(
         owner=owner,
         title=DEMO_TITLE,
-        description="Readings for the question: should our city adopt congestion pricing?",
+        description=(
+            "Readings for the question: should our city adopt congestion pricing? Written "
+            "for this demo: the institute, the newspapers, the chamber and the lab are "
+            "invented, and each reading says who wrote it, when, and whom it reports from."
+        ),
         visibility=Visibility.PUBLIC,
         is_demo=True,
     )

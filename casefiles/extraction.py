@@ -2,22 +2,34 @@
 
 ``.txt`` and ``.md`` are read as UTF-8 (a BOM allowed); anything that does
 not decode, or holds NUL or other control bytes, is binary and refused.
-``.pdf`` goes through pypdf (a well-kept pure-Python PDF library): an
-encrypted or unreadable PDF, one with no pages, or one whose pages carry no
-text layer (a scan) is refused with a sentence saying what to do instead.
-At most ``MAX_PDF_PAGES`` pages and ``MAX_SOURCE_CHARS`` characters are read.
+``.pdf`` goes through pypdf (a well-kept pure-Python PDF library) in a
+process of its own (casefiles/pdf_worker.py) with a CPU budget, a memory
+ceiling and a clock, at most ``PDF_READERS`` at once: a hostile PDF of a few
+kilobytes (a page tree of a trillion pages, a deflate bomb, a stream of
+millions of tokens) costs that process its limits, never the site. An
+encrypted or unreadable PDF, one with no pages or more than
+``MAX_PDF_PAGES``, one that hits a limit, or one whose pages carry no text
+layer (a scan) is refused with a sentence saying what to do instead. At most
+``MAX_SOURCE_CHARS`` characters are kept.
 """
 
 from __future__ import annotations
 
-import io
+import json
 import logging
+import subprocess
+import sys
+import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.utils.translation import gettext as _
 
 __all__ = [
     "MAX_PDF_PAGES",
+    "PDF_CPU_SECONDS",
+    "PDF_MEMORY_MB",
+    "PDF_TIMEOUT_SECONDS",
     "MAX_SOURCE_CHARS",
     "ExtractionRefused",
     "Extracted",
@@ -28,6 +40,16 @@ logger = logging.getLogger(__name__)
 
 MAX_PDF_PAGES = 300
 MAX_SOURCE_CHARS = 1_000_000
+# One PDF's reading: CPU seconds, address space and wall-clock seconds of its process.
+# A 300-page text PDF takes well under a second; a page of pathological content would
+# take minutes. Per web process: at most PDF_READERS at once, the rest wait PDF_QUEUE_SECONDS.
+PDF_CPU_SECONDS = 8
+PDF_MEMORY_MB = 512
+PDF_TIMEOUT_SECONDS = 15
+PDF_READERS = 2
+PDF_QUEUE_SECONDS = 10
+_READERS = threading.BoundedSemaphore(PDF_READERS)
+_WORKER = Path(__file__).with_name("pdf_worker.py")
 _CONTROL = {chr(c) for c in range(32)} - {"\n", "\r", "\t", "\f"}
 
 
@@ -67,39 +89,86 @@ def _plain_text(data: bytes) -> str:
     return text
 
 
-def _pdf_text(data: bytes) -> str:
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
-
-    try:
-        reader = PdfReader(io.BytesIO(data), strict=False)
-        if reader.is_encrypted:
-            raise ExtractionRefused(
-                _("This PDF is password-protected. Upload an unprotected copy or paste the text.")
+def _refusal(code: str) -> ExtractionRefused:
+    if code == "encrypted":
+        return ExtractionRefused(
+            _("This PDF is password-protected. Upload an unprotected copy or paste the text.")
+        )
+    if code == "no_pages":
+        return ExtractionRefused(_("This PDF has no pages."))
+    if code == "too_many_pages":
+        return ExtractionRefused(
+            _(
+                "This PDF has more than %(n)s pages. Upload the chapters you need as separate "
+                "files, or paste the text."
             )
-        pages = reader.pages
-        if len(pages) == 0:
-            raise ExtractionRefused(_("This PDF has no pages."))
-        parts: list[str] = []
-        total = 0
-        for page in list(pages)[:MAX_PDF_PAGES]:
-            part = page.extract_text() or ""
-            parts.append(part)
-            total += len(part)
-            if total > MAX_SOURCE_CHARS:
-                break
-    except ExtractionRefused:
-        raise
-    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, OSError):
-        logger.info("unreadable PDF", exc_info=True)
-        raise ExtractionRefused(
-            _("This PDF could not be read. Upload another copy, or paste the text.")
-        ) from None
-    except RecursionError:
-        raise ExtractionRefused(
-            _("This PDF could not be read. Upload another copy, or paste the text.")
-        ) from None
-    text = "\n\n".join(part.strip() for part in parts if part.strip())
+            % {"n": MAX_PDF_PAGES}
+        )
+    if code == "too_long":
+        return _too_long()
+    if code == "busy":
+        return ExtractionRefused(
+            _("Several PDFs are being read right now. Try again in a minute, or paste the text.")
+        )
+    return ExtractionRefused(
+        _("This PDF could not be read. Upload another copy, or paste the text.")
+    )
+
+
+def _too_long() -> ExtractionRefused:
+    return ExtractionRefused(
+        _("This file holds more than %(n)s characters. Split it into smaller sources.")
+        % {"n": f"{MAX_SOURCE_CHARS:,}"}
+    )
+
+
+def _run_worker(data: bytes) -> dict:
+    """The worker's answer, or a refusal code when it was stopped, crashed or said nothing."""
+    command = [
+        sys.executable,
+        "-I",
+        str(_WORKER),
+        str(PDF_CPU_SECONDS),
+        str(PDF_MEMORY_MB),
+        str(MAX_PDF_PAGES),
+        str(MAX_SOURCE_CHARS),
+    ]
+    try:
+        done = subprocess.run(
+            command,
+            input=data,
+            capture_output=True,
+            timeout=PDF_TIMEOUT_SECONDS,
+            env={"LC_ALL": "C.UTF-8"},
+            check=False,
+        )
+    except subprocess.TimeoutExpired:  # run() has killed it
+        logger.info("PDF reader stopped after %s s", PDF_TIMEOUT_SECONDS)
+        return {"refused": "unreadable"}
+    except OSError:
+        logger.warning("PDF reader could not start", exc_info=True)
+        return {"refused": "unreadable"}
+    try:
+        answer = json.loads(done.stdout)
+    except ValueError:
+        # Killed by a limit (SIGXCPU, SIGKILL) or out of memory before it could answer.
+        logger.info("PDF reader ended with %s and no answer", done.returncode)
+        return {"refused": "unreadable"}
+    return answer if isinstance(answer, dict) else {"refused": "unreadable"}
+
+
+def _pdf_text(data: bytes) -> str:
+    # At most PDF_READERS PDFs are read at once in this process; a further upload
+    # waits a little, then is asked to come back rather than queue without end.
+    if not _READERS.acquire(timeout=PDF_QUEUE_SECONDS):
+        raise _refusal("busy")
+    try:
+        answer = _run_worker(data)
+    finally:
+        _READERS.release()
+    text = answer.get("text")
+    if not isinstance(text, str):
+        raise _refusal(str(answer.get("refused", "")))
     if not text.strip():
         raise ExtractionRefused(
             _(
@@ -120,8 +189,5 @@ def extract_text(*, filename: str, data: bytes) -> Extracted:
     if not text.strip():
         raise ExtractionRefused(_("This file is empty."))
     if len(text) > MAX_SOURCE_CHARS:
-        raise ExtractionRefused(
-            _("This file holds more than %(n)s characters. Split it into smaller sources.")
-            % {"n": f"{MAX_SOURCE_CHARS:,}"}
-        )
+        raise _too_long()
     return Extracted(kind=kind, text=text)

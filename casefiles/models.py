@@ -6,7 +6,7 @@ reports from, so two articles quoting one study are known to share an origin
 (argumentation/sanad.py computes independence from it). Its text is split
 into ``Span`` rows with exact offsets (casefiles/splitting.py); spans are what
 evidence chains point at, and what ``casefiles.retrieval.retrieve_spans``
-finds (PostgreSQL full-text search, or SQLite FTS5).
+finds (ranked by BM25 over the case file's own spans, on either database).
 """
 
 from __future__ import annotations
@@ -19,7 +19,17 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-__all__ = ["CaseFile", "Source", "SourceKind", "Span", "Visibility", "parse_span_key"]
+__all__ = [
+    "CaseFile",
+    "SearchIndex",
+    "SearchTerm",
+    "Source",
+    "SourceKind",
+    "Span",
+    "Visibility",
+    "parse_span_key",
+    "span_url",
+]
 
 
 _SPAN_KEY = re.compile(r"S([0-9]{1,9})\.([0-9]{1,9})")
@@ -52,7 +62,10 @@ class CaseFile(models.Model):
     title = models.CharField(_("title"), max_length=200)
     description = models.TextField(_("description"), blank=True, default="", max_length=2000)
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="case_files"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="case_files",
+        verbose_name=_("owner"),
     )
     visibility = models.CharField(
         _("visibility"), max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE
@@ -83,7 +96,9 @@ class SourceKind(models.TextChoices):
 
 
 class Source(models.Model):
-    case_file = models.ForeignKey(CaseFile, on_delete=models.CASCADE, related_name="sources")
+    case_file = models.ForeignKey(
+        CaseFile, on_delete=models.CASCADE, related_name="sources", verbose_name=_("case file")
+    )
     title = models.CharField(_("title"), max_length=300)
     author = models.CharField(_("author or publisher"), max_length=300, blank=True, default="")
     published = models.CharField(
@@ -101,7 +116,7 @@ class Source(models.Model):
     )
     kind = models.CharField(_("kind"), max_length=10, choices=SourceKind.choices)
     text = models.TextField(_("text"))
-    sha256 = models.CharField(max_length=64, editable=False)
+    sha256 = models.CharField(_("SHA-256"), max_length=64, editable=False)
     created_at = models.DateTimeField(_("added at"), auto_now_add=True)
 
     class Meta:
@@ -154,26 +169,106 @@ class Source(models.Model):
 
 class Span(models.Model):
     # Denormalised from the source so a search reads one table.
-    case_file = models.ForeignKey(CaseFile, on_delete=models.CASCADE, related_name="spans")
-    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="spans")
+    case_file = models.ForeignKey(
+        CaseFile, on_delete=models.CASCADE, related_name="spans", verbose_name=_("case file")
+    )
+    source = models.ForeignKey(
+        Source, on_delete=models.CASCADE, related_name="spans", verbose_name=_("source")
+    )
     ordinal = models.PositiveIntegerField(_("number"))
     start = models.PositiveIntegerField(_("start"))
     end = models.PositiveIntegerField(_("end"))
     text = models.TextField(_("text"))
     # The span's words as the index sees them (casefiles/terms.py), and how many.
-    search_text = models.TextField(editable=False, default="")
-    n_words = models.PositiveIntegerField(editable=False, default=0)
+    search_text = models.TextField(_("search text"), editable=False, default="")
+    n_words = models.PositiveIntegerField(_("number of words"), editable=False, default=0)
 
     class Meta:
-        ordering = ["source", "ordinal"]
+        verbose_name = _("span")
+        verbose_name_plural = _("spans")
+        # By the column, not the relation: ordering by "source" would follow Source's
+        # and CaseFile's orderings, a join and a sort of every span on each list.
+        ordering = ["source_id", "ordinal"]
         constraints = [
             models.UniqueConstraint(fields=["source", "ordinal"], name="casefile_span_ordinal"),
+        ]
+        indexes = [
+            # A search counts its case file's spans, their words and ids (N, the mean
+            # length, the index's check) from this index alone, never the rows.
+            models.Index(fields=["case_file", "n_words", "id"], name="casefile_span_lengths"),
         ]
 
     def __str__(self) -> str:
         return self.key
 
+    def get_absolute_url(self) -> str:
+        return span_url(self.case_file_id, self.key)
+
     @property
     def key(self) -> str:
         """A stable id: the source's number and the span's number in it (``S3.12``)."""
         return f"S{self.source_id}.{self.ordinal}"
+
+
+class SearchTerm(models.Model):
+    """One word of a case file's index: how many of its spans hold it, and which (casefiles.postings)."""
+
+    # The unique constraint's index (case_file, term) serves lookups by case file too.
+    case_file = models.ForeignKey(
+        CaseFile,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        verbose_name=_("case file"),
+    )
+    term = models.CharField(_("word"), max_length=60)
+    df = models.PositiveIntegerField(_("spans holding it"))
+    # Comma-separated codes, one per span (casefiles.postings.pack).
+    postings = models.TextField(_("postings"))
+
+    class Meta:
+        verbose_name = _("search word")
+        verbose_name_plural = _("search words")
+        constraints = [
+            models.UniqueConstraint(fields=["case_file", "term"], name="casefile_search_term"),
+        ]
+
+    def __str__(self) -> str:
+        return self.term
+
+
+class SearchIndex(models.Model):
+    """Which spans a case file's ``SearchTerm`` rows were counted from: how many, and their ids' sum.
+
+    A search compares both with the spans there are (one read of an index); they
+    differ only if spans came or went by a path that did not update the index,
+    and then the search counts from the spans themselves (casefiles.retrieval).
+    New span ids only grow, so equal count and sum mean the same spans.
+    """
+
+    case_file = models.OneToOneField(
+        CaseFile,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="+",
+        verbose_name=_("case file"),
+    )
+    spans = models.PositiveIntegerField(_("spans"), default=0)
+    id_sum = models.BigIntegerField(_("sum of span ids"), default=0)
+
+    class Meta:
+        verbose_name = _("search index")
+        verbose_name_plural = _("search indexes")
+
+    def __str__(self) -> str:
+        return f"{self.case_file_id}: {self.spans}"
+
+
+def span_url(case_file_id: int, key: str) -> str:
+    """The address of a span on its source's page (which shows it whatever page it is on)."""
+    pair = parse_span_key(key)
+    if pair is None:
+        raise ValueError(f"not a span key: {key!r}")
+    source_id, ordinal = pair
+    page = reverse("casefiles:source", args=[case_file_id, source_id])
+    return f"{page}?span={ordinal}#{key}"

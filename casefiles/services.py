@@ -1,19 +1,26 @@
 """Writes of case files: create one, add a source (split into spans), link origins.
 
-Every write is one transaction: a refused or failed source leaves the case
-file exactly as it was (no source row, no span, nothing indexed).
+A refused or failed source leaves the case file exactly as it was (no source
+row, no span, nothing indexed). A source's spans are written in short
+transactions of ``SPAN_WRITE_BATCH`` rows, so for the moment they
+take a reader may see a source with only its first spans; one that fails
+half-way is deleted. Caps per source and per case file (README,
+"Configuration") keep one upload from taking minutes and gigabytes.
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from casefiles.extraction import MAX_SOURCE_CHARS, ExtractionRefused, extract_text
-from casefiles.models import CaseFile, Source, SourceKind, Span, Visibility
+from casefiles.models import CaseFile, SearchIndex, Source, SourceKind, Span, Visibility
+from casefiles.search_index import add_spans, ensure_current
 from casefiles.splitting import split_spans
 from casefiles.terms import words
 from untrusted import text_problem
@@ -25,6 +32,12 @@ __all__ = [
     "create_case_file",
     "set_upstream_origin",
 ]
+
+# Spans written per transaction (a few hundredths of a second of the database each),
+# and a pause between two: SQLite's busy wait polls every few milliseconds, and a
+# writer that waits (a sign-in) must find the database free between two batches.
+SPAN_WRITE_BATCH = 250
+SPAN_WRITE_PAUSE_SECONDS = 0.02
 
 
 class SourceRefused(ValueError):
@@ -60,12 +73,45 @@ def _refuse_while_an_inquiry_runs(case_file: CaseFile) -> None:
 def create_case_file(
     *, owner, title: str, description: str = "", visibility: str = Visibility.PRIVATE
 ) -> CaseFile:
-    return CaseFile.objects.create(
+    case_file = CaseFile.objects.create(
         owner=owner, title=title.strip()[:200], description=description, visibility=visibility
     )
+    SearchIndex.objects.create(case_file=case_file)
+    return case_file
 
 
-@transaction.atomic
+def _span_caps(case_file: CaseFile, n_spans: int) -> None:
+    """Refuse a source that would take its case file past a cap (settings, README)."""
+    per_source = settings.CASEFILE_MAX_SPANS_PER_SOURCE
+    if n_spans > per_source:
+        raise SourceRefused(
+            _(
+                "This text would make more than %(max)s spans, the most one source may have. "
+                "Split it into smaller sources, or join its short lines into paragraphs."
+            )
+            % {"max": f"{per_source:,}"}
+        )
+    max_sources = settings.CASEFILE_MAX_SOURCES
+    if Source.objects.filter(case_file=case_file).count() >= max_sources:
+        raise SourceRefused(
+            _(
+                "This case file already holds %(max)s sources, as many as one may. "
+                "Start another case file for more readings."
+            )
+            % {"max": f"{max_sources:,}"}
+        )
+    per_case_file = settings.CASEFILE_MAX_SPANS_PER_CASE_FILE
+    held = Span.objects.filter(case_file=case_file).count()
+    if held + n_spans > per_case_file:
+        raise SourceRefused(
+            _(
+                "With this source the case file would hold %(n)s spans; one may hold at most "
+                "%(max)s. Start another case file for more readings."
+            )
+            % {"n": f"{held + n_spans:,}", "max": f"{per_case_file:,}"}
+        )
+
+
 def add_source(
     *,
     case_file: CaseFile,
@@ -77,8 +123,14 @@ def add_source(
     citation: str = "",
     upstream_origin_id: int | None = None,
 ) -> Source:
-    """Store a source and its spans (the index follows by trigger or expression index)."""
-    _refuse_while_an_inquiry_runs(case_file)
+    """Store a source and its spans (the index follows by trigger or expression index).
+
+    Everything slow (splitting, indexing words) happens before the first write. The
+    source row and the first batch of spans are one short transaction, each further
+    batch another: on SQLite a write transaction holds the whole database, and a
+    sign-in waiting behind one source of 5,000 spans must not wait for seconds.
+    A failure between batches deletes the source again, so no half source stays.
+    """
     text = (text or "").replace("\r\n", "\n").replace("\r", "\n")
     if problem := text_problem(text):
         raise SourceRefused(problem)
@@ -89,16 +141,26 @@ def add_source(
             _("A source may hold at most %(n)s characters. Split it into smaller sources.")
             % {"n": f"{MAX_SOURCE_CHARS:,}"}
         )
-    origin = None
-    if upstream_origin_id is not None:
-        origin = Source.objects.filter(pk=upstream_origin_id, case_file=case_file).first()
-        if origin is None:
-            raise SourceRefused(_("The source it reports from must be in this case file."))
+    per_source = settings.CASEFILE_MAX_SPANS_PER_SOURCE
+    cuts = split_spans(text, stop_after=per_source)
+    if len(cuts) > per_source:  # refused before the rest is cut or a word indexed
+        _span_caps(case_file, len(cuts))
+    pieces = [_SpanPiece.of(text, cut.start, cut.end) for cut in cuts]
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    if Source.objects.filter(case_file=case_file, sha256=digest).exists():
-        raise SourceRefused(_("This case file already holds a source with exactly this text."))
+    batch = SPAN_WRITE_BATCH
     try:
         with transaction.atomic():
+            _refuse_while_an_inquiry_runs(case_file)
+            _span_caps(case_file, len(pieces))
+            origin = None
+            if upstream_origin_id is not None:
+                origin = Source.objects.filter(pk=upstream_origin_id, case_file=case_file).first()
+                if origin is None:
+                    raise SourceRefused(_("The source it reports from must be in this case file."))
+            if Source.objects.filter(case_file=case_file, sha256=digest).exists():
+                raise SourceRefused(
+                    _("This case file already holds a source with exactly this text.")
+                )
             source = Source.objects.create(
                 case_file=case_file,
                 title=(title or "").strip()[:300] or _("Untitled source"),
@@ -110,34 +172,59 @@ def add_source(
                 text=text,
                 sha256=digest,
             )
+            _write_spans(case_file, source, pieces, 0, batch)
     except IntegrityError:  # the same text added twice at once
         raise SourceRefused(
             _("This case file already holds a source with exactly this text.")
         ) from None
-    Span.objects.bulk_create(
-        [
-            _span(case_file, source, number, text, cut.start, cut.end)
-            for number, cut in enumerate(split_spans(text), start=1)
-        ],
-        batch_size=500,
-    )
+    try:
+        for first in range(batch, len(pieces), batch):
+            time.sleep(SPAN_WRITE_PAUSE_SECONDS)
+            with transaction.atomic():
+                _write_spans(case_file, source, pieces, first, batch)
+    except BaseException:
+        Source.objects.filter(pk=source.pk).delete()  # its spans go with it
+        raise
     CaseFile.objects.filter(pk=case_file.pk).update(updated_at=source.created_at)
+    ensure_current(case_file.pk)  # spans that came or went behind the index's back
     return source
 
 
-def _span(case_file: CaseFile, source: Source, number: int, text: str, start: int, end: int):
-    piece = text[start:end]
-    indexed = words(piece)
-    return Span(
-        case_file=case_file,
-        source=source,
-        ordinal=number,
-        start=start,
-        end=end,
-        text=piece,
-        search_text="".join(f" {word} " for word in indexed),
-        n_words=len(indexed),
+@dataclass(frozen=True, slots=True)
+class _SpanPiece:
+    start: int
+    end: int
+    text: str
+    search_text: str
+    n_words: int
+
+    @classmethod
+    def of(cls, text: str, start: int, end: int) -> _SpanPiece:
+        piece = text[start:end]
+        indexed = words(piece)
+        return cls(start, end, piece, "".join(f" {word} " for word in indexed), len(indexed))
+
+
+def _write_spans(
+    case_file: CaseFile, source: Source, pieces: list[_SpanPiece], first: int, count: int
+) -> None:
+    """Write one batch of spans and add them to the case file's word index, in one transaction."""
+    written = Span.objects.bulk_create(
+        [
+            Span(
+                case_file=case_file,
+                source=source,
+                ordinal=number,
+                start=piece.start,
+                end=piece.end,
+                text=piece.text,
+                search_text=piece.search_text,
+                n_words=piece.n_words,
+            )
+            for number, piece in enumerate(pieces[first : first + count], start=first + 1)
+        ]
     )
+    add_spans(case_file_id=case_file.pk, spans=[(span.pk, span.search_text) for span in written])
 
 
 def add_uploaded_source(

@@ -66,15 +66,23 @@ def _merge(text: str, cuts: list[SpanCut], max_chars: int) -> list[SpanCut]:
     return merged
 
 
-def split_spans(text: str, *, max_chars: int = MAX_SPAN_CHARS) -> list[SpanCut]:
-    """The spans of ``text`` in order; each at most ``max_chars`` long, none overlapping."""
+def split_spans(
+    text: str, *, max_chars: int = MAX_SPAN_CHARS, stop_after: int | None = None
+) -> list[SpanCut]:
+    """The spans of ``text`` in order; each at most ``max_chars`` long, none overlapping.
+
+    ``stop_after``: stop once there are more spans than that (the caller refuses such a
+    text, and a million one-word paragraphs need not all be cut to know it).
+    """
     if max_chars < 1:
         raise ValueError("max_chars must be positive")
     spans: list[SpanCut] = []
     start = 0
-    for match in [*_PARAGRAPH.finditer(text), None]:
+    paragraphs = _PARAGRAPH.finditer(text)
+    while True:
+        match = next(paragraphs, None)
         end = match.start() if match is not None else len(text)
         spans += _merge(text, _pieces(text, start, end, max_chars), max_chars)
-        if match is not None:
-            start = match.end()
-    return spans
+        if match is None or (stop_after is not None and len(spans) > stop_after):
+            return spans
+        start = match.end()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -27,6 +28,7 @@ from casefiles.forms import (
 from casefiles.models import CaseFile, Source
 from casefiles.presenters import highlight_hits
 from casefiles.retrieval import retrieve_spans
+from limits.services import LimitReached, admit
 
 __all__ = [
     "case_file_detail",
@@ -40,6 +42,8 @@ __all__ = [
 ]
 
 SEARCH_RESULTS = 10
+# A source's page shows this many spans at a time (a span is at most 700 characters).
+SPANS_PER_PAGE = 200
 
 
 def _get_case_file_for_user(request: HttpRequest, pk: int, *, write: bool = False) -> CaseFile:
@@ -103,12 +107,13 @@ def source_add(request: HttpRequest, pk: int) -> HttpResponse:
     form = PastedSourceForm(request.POST, sources=case_file.sources.all())
     if form.is_valid():
         try:
+            admit(user=request.user, action="source")
             source = services.add_source(
                 case_file=case_file,
                 text=form.cleaned_data["text"],
                 **_provenance(form.cleaned_data),
             )
-        except services.SourceRefused as refused:
+        except (LimitReached, services.SourceRefused) as refused:
             form.add_error(None, refused.message)
         else:
             messages.success(request, _("Source added: %(n)s spans.") % {"n": source.spans.count()})
@@ -141,6 +146,7 @@ def source_upload(request: HttpRequest, pk: int) -> HttpResponse:
     elif form.is_valid():
         upload = form.cleaned_data["file"]
         try:
+            admit(user=request.user, action="source")  # every attempt counts, read or refused
             data = upload.read(limit + 1)
             source = services.add_uploaded_source(
                 case_file=case_file,
@@ -148,7 +154,7 @@ def source_upload(request: HttpRequest, pk: int) -> HttpResponse:
                 data=data,
                 **_provenance(form.cleaned_data),
             )
-        except services.SourceRefused as refused:
+        except (LimitReached, services.SourceRefused) as refused:
             form.add_error(None, refused.message)
         else:
             messages.success(request, _("Source added: %(n)s spans.") % {"n": source.spans.count()})
@@ -172,10 +178,18 @@ def _source_page(
     request: HttpRequest, source: Source, origin_form: OriginForm | None = None, status: int = 200
 ) -> HttpResponse:
     can_edit = source.case_file.owner_id == request.user.pk
+    paginator = Paginator(source.spans.order_by("ordinal"), SPANS_PER_PAGE)
+    wanted = request.GET.get("span", "")
+    if wanted.isdigit() and len(wanted) < 10:  # a link to one span opens its page
+        number = (int(wanted) - 1) // SPANS_PER_PAGE + 1
+    else:
+        number = request.GET.get("page")
+    page = paginator.get_page(number)
     context = {
         "case_file": source.case_file,
         "source": source,
-        "spans": list(source.spans.all()),
+        "page": page,
+        "spans": page.object_list,
         "origin_form": (origin_form or OriginForm(source=source)) if can_edit else None,
     }
     return render(request, "casefiles/source.html", context, status=status)

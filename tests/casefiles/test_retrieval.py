@@ -68,7 +68,9 @@ def test_it_matches_accented_words_as_written() -> None:
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(query=st.text(max_size=300))
 def test_it_never_fails_on_any_query(demo, query) -> None:

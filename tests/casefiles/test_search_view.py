@@ -60,7 +60,9 @@ def test_it_says_so_when_nothing_matches(demo_client) -> None:
 
 
 @settings(
-    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(query=st.text(max_size=600))
 def test_it_never_fails_on_any_text(demo_client, query) -> None:

@@ -112,9 +112,22 @@ def test_it_lists_my_case_files(client, owner, case_file) -> None:
 
 
 @pytest.mark.slow
-def test_it_refuses_a_50_mb_upload_at_the_default_cap(client, owner, case_file) -> None:
+def test_it_refuses_a_50_mb_upload_before_reading_it(client, owner, case_file) -> None:
     client.force_login(owner)
     upload = SimpleUploadedFile("big.txt", b"a" * (50 * 1024 * 1024), content_type="text/plain")
+    response = client.post(
+        reverse("casefiles:source_upload", args=[case_file.pk]), {"file": upload}
+    )
+    # The body is over MAX_REQUEST_BODY_BYTES (11 MB): refused by limits/body.py, unread.
+    assert response.status_code == 413
+    assert "at most 11 MB in one request" in response.content.decode()
+    assert case_file.sources.count() == 1
+
+
+def test_it_refuses_an_upload_just_over_the_file_cap_on_the_form(client, owner, case_file) -> None:
+    client.force_login(owner)
+    data = b"a" * (10 * 1024 * 1024 + 100 * 1024)
+    upload = SimpleUploadedFile("big.txt", data, content_type="text/plain")
     response = client.post(
         reverse("casefiles:source_upload", args=[case_file.pk]), {"file": upload}
     )
