@@ -1,4 +1,4 @@
-"""Benchmark: a 3-round inquiry against a model with a fixed 200 ms latency (issue 9 §5).
+"""Benchmark: a 3-round inquiry against a model with a fixed 200 ms latency.
 
 Processes, as in production: the fake Anthropic server playing the scripted
 inquiry model (tests/fakes/inquiry_model.py, the ``dissent`` scenario, which
@@ -25,42 +25,13 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.bench_debates import FAKE_KEY, ROOT, _stop
+from benchmarks.bench_debates import FAKE_KEY, ROOT, _start_fake_server, _stop
 
 __all__ = ["main"]
 
 LATENCY_MS = 200
 ROUNDS = 3
 RATIO_TARGET = 1.15
-
-
-def _start_fake_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
-    import re
-
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tests.fakes.anthropic_server",
-            "--port",
-            "0",
-            "--latency-ms",
-            str(LATENCY_MS),
-            "--responder",
-            "tests.fakes.inquiry_model:respond_dissent",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    line = process.stdout.readline()
-    match = re.search(r"http://[\d.]+:\d+", line)
-    if not match:
-        process.kill()
-        raise RuntimeError(f"fake server did not start: {line!r}")
-    return process, match.group(0)
 
 
 def _child(runs: int) -> dict:
@@ -76,8 +47,8 @@ def _child(runs: int) -> dict:
 
     import inquiries.services as services
     from casefiles.demo import load_demo_case_file
-    from debates.models import Debate, LLMCall, StageRun
-    from debates.orchestrator import run_debate
+    from engine.models import Debate, LLMCall, StageRun
+    from engine.orchestrator import run_debate
 
     services.launch = lambda debate_id: None  # this process runs the engine itself
     user = get_user_model().objects.create_user(f"bench-{time.time_ns()}", is_staff=True)
@@ -115,7 +86,11 @@ def _child(runs: int) -> dict:
 def main(argv: Sequence[str] | None = None) -> int:
     runs = 1 if os.environ.get("BENCH_QUICK") == "1" else 3
     with tempfile.TemporaryDirectory(prefix="bench-inquiry-") as tmp:
-        server, base_url = _start_fake_server({**os.environ, "PYTHONPATH": str(ROOT)})
+        server, base_url = _start_fake_server(
+            {**os.environ, "PYTHONPATH": str(ROOT)},
+            responder="tests.fakes.inquiry_model:respond_dissent",
+            latency_ms=LATENCY_MS,
+        )
         try:
             env = {
                 **os.environ,

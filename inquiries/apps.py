@@ -8,9 +8,7 @@ class InquiriesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from debates.events import register_event_types
-        from debates.formats import register_format
-        from inquiries.format import EVENT_TYPES, INQUIRY
+        from engine.formats import register_format
+        from inquiries.format import INQUIRY
 
         register_format(INQUIRY)
-        register_event_types(*EVENT_TYPES)

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
-from debates.models import StageRun
+from engine.models import StageRun
 from inquiries.graph import RESEND
-from inquiries.models import AgentOutput, AuditRecord, GateViolation, Inquiry
+from inquiries.models import AgentOutput, AuditRecord, GateViolation
 
 __all__ = ["GENESIS", "AuditProblem", "record_hash", "verify_chain", "write_record"]
 
@@ -62,12 +62,12 @@ def record_hash(
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def _payload(inquiry: Inquiry, stage_run, before, after) -> dict:
+def _payload(inquiry_id: int, stage_run, before, after) -> dict:
     node = stage_run.name.removesuffix(RESEND)
     attempt = 2 if stage_run.name.endswith(RESEND) else 1
     outputs = (
         AgentOutput.objects.filter(
-            inquiry=inquiry, round=stage_run.round, node=node, attempt=attempt
+            inquiry_id=inquiry_id, round=stage_run.round, node=node, attempt=attempt
         )
         .order_by("id")
         .prefetch_related(Prefetch("violations", GateViolation.objects.order_by("id")))
@@ -108,14 +108,19 @@ def _payload(inquiry: Inquiry, stage_run, before, after) -> dict:
 
 def write_record(*, debate, stage_run, before, outcome, results) -> AuditRecord:
     """The format's after_stage hook: append this node's record to the chain."""
-    inquiry = Inquiry.objects.get(pk=debate.pk)
-    last = AuditRecord.objects.filter(inquiry=inquiry).order_by("-seq").first()
-    seq = (last.seq + 1) if last else 1
-    prev = last.record_hash if last else GENESIS
-    payload = _payload(inquiry, stage_run, before, outcome.after)
+    inquiry_id = debate.pk  # an inquiry shares its debate's key: no read of its row
+    last = (
+        AuditRecord.objects.filter(inquiry_id=inquiry_id)
+        .order_by("-seq")
+        .values_list("seq", "record_hash")
+        .first()
+    )
+    seq = (last[0] + 1) if last else 1
+    prev = last[1] if last else GENESIS
+    payload = _payload(inquiry_id, stage_run, before, outcome.after)
     if stage_run.name == "arbiter_close":
         arbiter = AgentOutput.objects.filter(
-            inquiry=inquiry, round=stage_run.round, agent="arbiter"
+            inquiry_id=inquiry_id, round=stage_run.round, agent="arbiter"
         ).first()
         payload["decision"] = {
             "arbiter": arbiter.record if arbiter else None,
@@ -130,7 +135,9 @@ def write_record(*, debate, stage_run, before, outcome, results) -> AuditRecord:
         "payload": json.loads(json.dumps(payload, default=str)),
         "prev_hash": prev,
     }
-    return AuditRecord.objects.create(inquiry=inquiry, record_hash=record_hash(**fields), **fields)
+    return AuditRecord.objects.create(
+        inquiry_id=inquiry_id, record_hash=record_hash(**fields), **fields
+    )
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """The demo inquiry for newcomers without an API key: scripted words, the real pipeline.
 
 It runs the inquiry format on the shared engine in this process against a
-scripted model served over loopback by the same fake server the tests use,
+scripted model (inquiries/demo_script.py: words written for the demo, read
+off the real prompts) served over loopback by the same fake server the tests use,
 so the registry, the Sanad grades, the gates (one agent states a free fact
 and is sent back), the stop check, the audit chain and the final output are
 all computed by the product's own code. Only the agents' words are scripted.
@@ -10,6 +11,7 @@ Idempotent: an existing demo inquiry is left as it is.
 
 from __future__ import annotations
 
+import logging
 import os
 from contextlib import contextmanager
 from decimal import Decimal
@@ -17,25 +19,47 @@ from decimal import Decimal
 from django.contrib.auth import get_user_model
 
 from casefiles.demo import load_demo_case_file
-from debates.models import Debate
+from engine.models import Debate
+from inquiries.demo_script import DemoInquiryScript
 
-__all__ = ["DEMO_QUESTION", "load_demo_inquiry"]
+__all__ = ["DEMO_QUESTION", "QUIET_LOGGERS", "load_demo_inquiry"]
 
 DEMO_QUESTION = "Should our city adopt congestion pricing?"
+
+
+# The HTTP client's and the SDK's loggers: each loopback call to the scripted model
+# would print "HTTP Request: POST http://127.0.0.1:…/v1/messages", alarming on a site
+# that says it has no AI service.
+QUIET_LOGGERS = ("httpx", "httpx2", "httpcore", "anthropic")
+
+
+@contextmanager
+def _quiet_model_calls():
+    loggers = [logging.getLogger(name) for name in QUIET_LOGGERS]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
 
 
 @contextmanager
 def _scripted_model():
     from tests.fakes.anthropic_server import FakeAnthropicServer
-    from tests.fakes.inquiry_model import FakeInquiryModel
+    from tests.fakes.anthropic_wire import Reply
 
+    script = DemoInquiryScript()
     server = FakeAnthropicServer().start()
-    server.responder = FakeInquiryModel(free_fact={"contradiction_finder"}, dissent=True)
+    server.responder = lambda body: Reply.json(script(body))
     saved = {k: os.environ.get(k) for k in ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY")}
     os.environ["ANTHROPIC_BASE_URL"] = server.base_url
     os.environ["ANTHROPIC_API_KEY"] = "sk-ant-demo-scripted"
     try:
-        yield
+        with _quiet_model_calls():
+            yield
     finally:
         for key, value in saved.items():
             if value is None:
@@ -50,7 +74,7 @@ def load_demo_inquiry() -> Debate:
     if existing is not None:
         return existing
     import inquiries.services as services
-    from debates.orchestrator import run_debate
+    from engine.orchestrator import run_debate
 
     owner, _ = get_user_model().objects.get_or_create(
         username="demo-inquiries", defaults={"is_active": False}

@@ -20,7 +20,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from casefiles.models import Span, parse_span_key
-from debates.stopping import StopDecision
+from engine.stopping import StopDecision
 from inquiries.gates import cited_ids
 from inquiries.models import (
     AgentOutput,

@@ -1,11 +1,11 @@
-"""The inquiry as a format of the shared debate engine (debates/formats.py)."""
+"""The inquiry as a format of the shared engine (engine/formats.py)."""
 
 from __future__ import annotations
 
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from debates.formats import Format
+from engine.formats import Format
 from inquiries.audit import write_record
 from inquiries.finalize import final_output
 from inquiries.graph import RouteFacts, route
@@ -50,6 +50,7 @@ def page_url(debate) -> str:
 
 
 INQUIRY = Format(
+    event_types=EVENT_TYPES,
     name="inquiry",
     label=_("Inquiry"),
     stages=STAGES,
@@ -60,4 +61,8 @@ INQUIRY = Format(
     start_payload=start_payload,
     after_stage=write_record,
     page_url=page_url,
+    plural_label=_("Inquiries"),
+    about=_("Agents argue a question from the readings of a case file, citing each passage."),
+    new_label=_("New inquiry"),
+    new_url=lambda: reverse("inquiries:new"),
 )

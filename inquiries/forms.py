@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
+from dataclasses import dataclass
+from decimal import ROUND_UP, Decimal
 
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from casefiles.models import CaseFile
-from debates.models import MAX_ROUNDS, MIN_ROUNDS
+from config.languages import language_choices
+from config.money import format_money
+from engine.models import MAX_ROUNDS, MIN_ROUNDS
 from untrusted.forms import validate_storable_text
 
-__all__ = ["SPECIALIST_CHOICES", "InquiryForm"]
+__all__ = ["LEVELS", "SPECIALIST_CHOICES", "InquiryForm", "Level"]
 
 MODEL_FIELDS = {
     "advocate": _("Advocate's model"),
@@ -25,6 +28,36 @@ MODEL_FIELDS = {
 # One checkbox per optional observer (inquiries.graph.SPECIALISTS); later
 # specialists are more choices in the same list.
 SPECIALIST_CHOICES = [("methodologist", _("Add a methodologist to the observers"))]
+
+
+@dataclass(frozen=True)
+class Level:
+    """What a student chooses instead of models and a budget: how hard the agents work."""
+
+    label: str
+    strong: frozenset[str]  # the agents given the debate model; the others get the cheap one
+
+    def models(self) -> dict[str, str]:
+        return {
+            key: settings.DEBATE_MODEL if key in self.strong else settings.CHEAP_MODEL
+            for key in MODEL_FIELDS
+        }
+
+
+LEVELS = {
+    "quick": Level(_("Quick"), frozenset()),
+    "standard": Level(_("Standard"), frozenset({"advocate", "arbiter"})),
+    "thorough": Level(_("Thorough"), frozenset(MODEL_FIELDS)),
+}
+
+
+def level_budget(level: Level, *, rounds: int, specialists=()) -> Decimal:
+    """A budget for a level: half again its estimate for every round, in whole cents."""
+    from inquiries.services import estimate_inquiry_cost
+
+    cost = estimate_inquiry_cost(models=level.models(), rounds=rounds, specialists=specialists)
+    budget = (cost * Decimal("1.5")).quantize(Decimal("0.01"), rounding=ROUND_UP)
+    return min(max(budget, Decimal("0.05")), Decimal("50"))
 
 
 class InquiryForm(forms.Form):
@@ -46,7 +79,7 @@ class InquiryForm(forms.Form):
         decimal_places=2,
         initial=Decimal("1.00"),
     )
-    language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES, initial="en")
+    language = forms.ChoiceField(label=_("Language"), choices=language_choices, initial="en")
     specialists = forms.MultipleChoiceField(
         label=_("Specialist observers"),
         choices=SPECIALIST_CHOICES,
@@ -64,11 +97,52 @@ class InquiryForm(forms.Form):
         self.fields["case_file"].queryset = (
             CaseFile.objects.for_user(user).filter(spans__isnull=False).distinct()
         )
+        if not getattr(user, "is_staff", False):
+            # A student picks a named level with its cost, never a model id or a budget.
+            del self.fields["budget_usd"]
+            rounds = self.fields["max_rounds"].initial
+            self.fields["level"] = forms.ChoiceField(
+                label=_("How thorough"),
+                choices=[
+                    (
+                        key,
+                        _("%(level)s: up to %(cost)s for %(rounds)s rounds")
+                        % {
+                            "level": level.label,
+                            "cost": format_money(level_budget(level, rounds=rounds)),
+                            "rounds": rounds,
+                        },
+                    )
+                    for key, level in LEVELS.items()
+                ],
+                initial="standard",
+                required=False,  # none chosen: the standard level
+                widget=forms.RadioSelect,
+                help_text=_("A more thorough inquiry asks stronger models, and costs more."),
+            )
+            return
         choices = [(name, name) for name in settings.LLM_PRICES]
         for key, label in MODEL_FIELDS.items():
             self.fields[key] = forms.ChoiceField(
                 label=label, choices=choices, initial=settings.DEBATE_MODEL
             )
 
+    def level(self) -> Level | None:
+        """The student's level (None on a staff form, which names models and a budget)."""
+        if "level" not in self.fields:
+            return None
+        return LEVELS[self.cleaned_data.get("level") or self.fields["level"].initial]
+
     def models(self) -> dict[str, str]:
+        if (level := self.level()) is not None:
+            return level.models()
         return {key: self.cleaned_data[key] for key in MODEL_FIELDS}
+
+    def budget(self) -> Decimal:
+        if (level := self.level()) is not None:
+            return level_budget(
+                level,
+                rounds=self.cleaned_data["max_rounds"],
+                specialists=self.cleaned_data.get("specialists") or (),
+            )
+        return self.cleaned_data["budget_usd"]

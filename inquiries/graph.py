@@ -16,7 +16,7 @@ which asks again only the rejected agents, naming the rule.
 
 The graph is pure data (``NODES``, ``EDGES``): the live page draws it and a
 test checks it; ``route`` derives the engine's next stage from it and from
-what the saved state says happened (debates/formats.py ``next_stage``).
+what the saved state says happened (engine/formats.py ``next_stage``).
 """
 
 from __future__ import annotations

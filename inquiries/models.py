@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from debates.models import Debate
+from engine.models import Debate
 
 __all__ = [
     "AgentOutput",
@@ -27,10 +27,17 @@ __all__ = [
 
 class Inquiry(models.Model):
     debate = models.OneToOneField(
-        Debate, on_delete=models.CASCADE, primary_key=True, related_name="inquiry"
+        Debate,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="inquiry",
+        verbose_name=_("debate"),
     )
     case_file = models.ForeignKey(
-        "casefiles.CaseFile", on_delete=models.PROTECT, related_name="inquiries"
+        "casefiles.CaseFile",
+        on_delete=models.PROTECT,
+        related_name="inquiries",
+        verbose_name=_("case file"),
     )
     language = models.CharField(_("language"), max_length=5, default="en")
     advocate_model = models.CharField(_("advocate's model"), max_length=100)
@@ -42,7 +49,7 @@ class Inquiry(models.Model):
     specialists = models.JSONField(_("specialist observers"), default=list, blank=True)
     # One entry per closed round: {"round", "stop", "detail", "new_evidence", "positions",
     # "probabilities"} written by stop_condition_check (inquiries/stages.py).
-    round_log = models.JSONField(default=list, blank=True)
+    round_log = models.JSONField(_("round log"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("inquiry")
@@ -53,7 +60,9 @@ class Inquiry(models.Model):
 
 
 class RegisteredClaim(models.Model):
-    inquiry = models.ForeignKey(Inquiry, on_delete=models.CASCADE, related_name="claims")
+    inquiry = models.ForeignKey(
+        Inquiry, on_delete=models.CASCADE, related_name="claims", verbose_name=_("inquiry")
+    )
     key = models.CharField(_("id"), max_length=12)
     text = models.TextField(_("claim"))
     registered_by = models.CharField(_("registered by"), max_length=40)
@@ -63,11 +72,12 @@ class RegisteredClaim(models.Model):
     grade = models.CharField(_("grade"), max_length=1)
     # [{"code", "chain", "fatal", "detail"}] from argumentation.sanad.
     defects = models.JSONField(_("defects"), default=list, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["inquiry", "id"]
         verbose_name = _("registered claim")
+        verbose_name_plural = _("registered claims")
         constraints = [
             models.UniqueConstraint(fields=["inquiry", "key"], name="inquiry_claim_key_once")
         ]
@@ -77,7 +87,9 @@ class RegisteredClaim(models.Model):
 
 
 class Calc(models.Model):
-    inquiry = models.ForeignKey(Inquiry, on_delete=models.CASCADE, related_name="calcs")
+    inquiry = models.ForeignKey(
+        Inquiry, on_delete=models.CASCADE, related_name="calcs", verbose_name=_("inquiry")
+    )
     key = models.CharField(_("id"), max_length=12)
     op = models.CharField(_("operation"), max_length=20)
     # [{"span", "value"}]: each number as its span writes it.
@@ -89,6 +101,7 @@ class Calc(models.Model):
     class Meta:
         ordering = ["inquiry", "id"]
         verbose_name = _("calculation")
+        verbose_name_plural = _("calculations")
         constraints = [
             models.UniqueConstraint(fields=["inquiry", "key"], name="inquiry_calc_key_once")
         ]
@@ -98,52 +111,62 @@ class Calc(models.Model):
 
 
 class AgentOutput(models.Model):
-    inquiry = models.ForeignKey(Inquiry, on_delete=models.CASCADE, related_name="outputs")
+    inquiry = models.ForeignKey(
+        Inquiry, on_delete=models.CASCADE, related_name="outputs", verbose_name=_("inquiry")
+    )
     round = models.PositiveSmallIntegerField(_("round"))
     node = models.CharField(_("node"), max_length=40)
     agent = models.CharField(_("agent"), max_length=40)
     attempt = models.PositiveSmallIntegerField(_("attempt"), default=1)
     content = models.TextField(_("content"))
     position = models.CharField(_("position"), max_length=12, blank=True, default="")
-    claim_refs = models.JSONField(default=list, blank=True)
-    evidence_requests = models.JSONField(default=list, blank=True)
+    claim_refs = models.JSONField(_("claim references"), default=list, blank=True)
+    evidence_requests = models.JSONField(_("evidence requests"), default=list, blank=True)
     # The MuhasabahRecord (inquiries/gates.py) as JSON, or null when the model sent none.
-    record = models.JSONField(null=True, blank=True)
-    confidence = models.FloatField(null=True, blank=True)
+    record = models.JSONField(_("record"), null=True, blank=True)
+    confidence = models.FloatField(_("confidence"), null=True, blank=True)
     accepted = models.BooleanField(_("accepted"), default=False)
     # Rejected twice: the agent sits this node out for the round.
     dropped = models.BooleanField(_("dropped"), default=False)
-    output_id = models.CharField(max_length=40)
-    created_at = models.DateTimeField(auto_now_add=True)
+    output_id = models.CharField(_("output id"), max_length=40)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["inquiry", "id"]
         verbose_name = _("agent output")
+        verbose_name_plural = _("agent outputs")
 
     def __str__(self) -> str:
         return f"{self.agent} r{self.round} {self.node} #{self.attempt}"
 
 
 class GateViolation(models.Model):
-    inquiry = models.ForeignKey(Inquiry, on_delete=models.CASCADE, related_name="violations")
-    output = models.ForeignKey(AgentOutput, on_delete=models.CASCADE, related_name="violations")
+    inquiry = models.ForeignKey(
+        Inquiry, on_delete=models.CASCADE, related_name="violations", verbose_name=_("inquiry")
+    )
+    output = models.ForeignKey(
+        AgentOutput, on_delete=models.CASCADE, related_name="violations", verbose_name=_("output")
+    )
     rule = models.CharField(_("rule"), max_length=30)
     detail = models.TextField(_("detail"))
 
     class Meta:
         ordering = ["inquiry", "id"]
         verbose_name = _("gate violation")
+        verbose_name_plural = _("gate violations")
 
     def __str__(self) -> str:
         return self.rule
 
 
 class RetrievedEvidence(models.Model):
-    inquiry = models.ForeignKey(Inquiry, on_delete=models.CASCADE, related_name="retrieved")
+    inquiry = models.ForeignKey(
+        Inquiry, on_delete=models.CASCADE, related_name="retrieved", verbose_name=_("inquiry")
+    )
     round = models.PositiveSmallIntegerField(_("round"))
     query = models.CharField(_("query"), max_length=1000)
-    span_keys = models.JSONField(default=list)
-    new_span_keys = models.JSONField(default=list)
+    span_keys = models.JSONField(_("span keys"), default=list)
+    new_span_keys = models.JSONField(_("new span keys"), default=list)
 
     class Meta:
         ordering = ["inquiry", "id"]
@@ -157,20 +180,23 @@ class RetrievedEvidence(models.Model):
 class AuditRecord(models.Model):
     """One node execution; ``record_hash`` chains it to the record before (inquiries/audit.py)."""
 
-    inquiry = models.ForeignKey(Inquiry, on_delete=models.CASCADE, related_name="audit")
-    seq = models.PositiveIntegerField()
-    node = models.CharField(max_length=40)
-    round = models.PositiveSmallIntegerField()
-    input_hash = models.CharField(max_length=64)
-    output_hash = models.CharField(max_length=64)
-    payload = models.JSONField(default=dict)
-    prev_hash = models.CharField(max_length=64)
-    record_hash = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
+    inquiry = models.ForeignKey(
+        Inquiry, on_delete=models.CASCADE, related_name="audit", verbose_name=_("inquiry")
+    )
+    seq = models.PositiveIntegerField(_("sequence"))
+    node = models.CharField(_("node"), max_length=40)
+    round = models.PositiveSmallIntegerField(_("round"))
+    input_hash = models.CharField(_("input hash"), max_length=64)
+    output_hash = models.CharField(_("output hash"), max_length=64)
+    payload = models.JSONField(_("payload"), default=dict)
+    prev_hash = models.CharField(_("previous hash"), max_length=64)
+    record_hash = models.CharField(_("record hash"), max_length=64)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["inquiry", "seq"]
         verbose_name = _("audit record")
+        verbose_name_plural = _("audit records")
         constraints = [
             models.UniqueConstraint(fields=["inquiry", "seq"], name="inquiry_audit_seq_once")
         ]

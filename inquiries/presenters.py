@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from debates.models import Debate, StageRun
+from engine.models import Debate, StageRun
+from engine.stop_messages import stop_sentence
 from inquiries.graph import EDGES, NODES, RESEND
 
 __all__ = [
@@ -25,7 +26,8 @@ __all__ = [
 
 AGENT_LABELS = {
     "advocate": _("Advocate"),
-    "sanad_breaker": _("Sanad Breaker"),
+    # Plain words; "Sanad Breaker" (the chain-of-transmission critic) is the formal name.
+    "sanad_breaker": _("Source checker"),
     "contradiction_finder": _("Contradiction Finder"),
     "risk_officer": _("Risk Officer"),
     "methodologist": _("Methodologist"),
@@ -39,7 +41,9 @@ GRADE_LABELS = {
     "D": _("D: no sound chain"),
 }
 
+# By the stored reason: the engine's own (the budget) and the inquiry's.
 STOP_SENTENCES = {
+    "BUDGET": _("Stopped: the inquiry's budget could not pay for the next stage."),
     "CRITICAL_DEFECT": _(
         "Stopped: the thesis rests on a claim with no sound evidence chain (grade D)."
     ),
@@ -59,7 +63,7 @@ OP_LABELS = {
 
 NODE_LABELS = {
     "advocate_opening": _("Advocate's opening"),
-    "sanad_breaker_challenge": _("Sanad Breaker's challenge"),
+    "sanad_breaker_challenge": _("The source checker's challenge"),
     "observer_critiques": _("Observers' critiques"),
     "advocate_rebuttal": _("Advocate's rebuttal"),
     "evidence_call_retrieval": _("Evidence retrieval"),
@@ -179,7 +183,7 @@ def calc_rows(case_file_id: int, calcs: list[dict]) -> list[dict]:
     A span key that is not in the case file keeps no link (the registry only
     accepts inputs written in a span, so this is an edited or stale output).
     """
-    from casefiles.models import Span, parse_span_key
+    from casefiles.models import Span, parse_span_key, span_url
 
     keys = {i.get("span", "") for k in calcs for i in k.get("inputs") or []}
     wanted = {pair: key for key in keys if (pair := parse_span_key(key))}
@@ -197,8 +201,7 @@ def calc_rows(case_file_id: int, calcs: list[dict]) -> list[dict]:
             span = i.get("span", "")
             link = None
             if span in found:
-                source_id = parse_span_key(span)[0]
-                link = reverse("casefiles:source", args=[case_file_id, source_id]) + "#" + span
+                link = span_url(case_file_id, span)
             inputs.append({"value": i.get("value", ""), "span": span, "link": link})
         rows.append(
             {
@@ -243,11 +246,14 @@ def estimate_from(form) -> dict | None:
     """
     from django.core.exceptions import ValidationError
 
-    from inquiries.forms import MODEL_FIELDS
+    from inquiries.forms import LEVELS, MODEL_FIELDS, level_budget
     from inquiries.services import estimate_inquiry_cost
 
+    # A student's form has a level where staff have the models and the budget.
+    level_field = form.fields.get("level")
+    names = ("level", "max_rounds") if level_field else (*MODEL_FIELDS, "max_rounds", "budget_usd")
     values = {}
-    for name in (*MODEL_FIELDS, "max_rounds", "budget_usd"):
+    for name in names:
         field = form.fields[name]
         raw = form.data.get(name) if form.is_bound else None
         try:
@@ -258,12 +264,16 @@ def estimate_from(form) -> dict | None:
         specialists = form.fields["specialists"].clean(form["specialists"].data)
     except ValidationError:
         return None
+    level = LEVELS[values["level"]] if level_field else None
     cost = estimate_inquiry_cost(
-        models={key: values[key] for key in MODEL_FIELDS},
+        models=level.models() if level else {key: values[key] for key in MODEL_FIELDS},
         rounds=values["max_rounds"],
         specialists=specialists,
     )
-    budget = values["budget_usd"]
+    if level is not None:
+        budget = level_budget(level, rounds=values["max_rounds"], specialists=specialists)
+    else:
+        budget = values["budget_usd"]
     return {"cost": cost, "budget": budget, "fits": cost <= budget}
 
 
@@ -305,6 +315,7 @@ def detail_context(debate: Debate, user) -> dict:
         "citations": citation_hrefs(debate, calcs),
         "grade_labels": GRADE_LABELS,
         "stop_sentence": STOP_SENTENCES.get(debate.stop_reason, ""),
+        "stop_detail": stop_sentence(debate.stop_code, debate.stop_params) or debate.stop_detail,
         "utility": [
             (AGENT_LABELS.get(agent, agent), values)
             for agent, values in (output.get("utility") or {}).items()
@@ -344,47 +355,13 @@ def replay_context(debate: Debate) -> dict:
         payload = e["payload"] if isinstance(e["payload"], dict) else {}
         e["node_label"] = NODE_LABELS.get(payload.get("node"), payload.get("node"))
         e["agent_label"] = AGENT_LABELS.get(payload.get("agent"), payload.get("agent"))
+        # A stop check's words, said again in the reader's language from its code.
+        e["detail"] = stop_sentence(payload.get("code", ""), payload.get("params")) or payload.get(
+            "detail", ""
+        )
     return {
         "debate": debate,
         "events": events,
         "agent_labels": AGENT_LABELS,
         "node_labels": NODE_LABELS,
-    }
-
-
-def export(debate: Debate) -> dict:
-    from inquiries.models import AgentOutput, AuditRecord, RegisteredClaim
-
-    return {
-        "id": debate.pk,
-        "format": "inquiry",
-        "question": debate.topic,
-        "status": debate.status,
-        "caseFile": {"id": debate.inquiry.case_file_id, "title": debate.inquiry.case_file.title},
-        "output": debate.output,
-        "claims": list(
-            RegisteredClaim.objects.filter(inquiry_id=debate.pk)
-            .order_by("id")
-            .values("key", "text", "grade", "registered_by", "round", "chains", "defects")
-        ),
-        "outputs": list(
-            AgentOutput.objects.filter(inquiry_id=debate.pk)
-            .order_by("id")
-            .values(
-                "round",
-                "node",
-                "agent",
-                "attempt",
-                "content",
-                "position",
-                "record",
-                "accepted",
-                "dropped",
-            )
-        ),
-        "audit": list(
-            AuditRecord.objects.filter(inquiry_id=debate.pk)
-            .order_by("seq")
-            .values("seq", "node", "round", "input_hash", "output_hash", "prev_hash", "record_hash")
-        ),
     }

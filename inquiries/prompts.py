@@ -11,7 +11,7 @@ Line formats the fake inquiry model in tests reads: ``ROLE: <agent>``,
 
 from __future__ import annotations
 
-from debates.prompts import Prompt
+from engine.calls import Prompt
 from inquiries.state import InquiryState, OutputView
 
 __all__ = ["agent_prompt", "arbiter_prompt"]

@@ -9,15 +9,14 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from casefiles.models import CaseFile
 from casefiles.retrieval import retrieve_spans
-from debates.models import MAX_ROUNDS, MIN_ROUNDS, Debate, DebateStatus
-from debates.services import launch
+from engine.admission import admit_run
+from engine.models import MAX_ROUNDS, MIN_ROUNDS, Debate
+from engine.services import launch
 from inquiries.graph import SPECIALISTS
 from inquiries.models import Inquiry, RetrievedEvidence
-from limits.services import LimitReached, admit, is_exempt, lock_user
 from llm import Usage, api_key_configured, cost_usd
 
 __all__ = ["OPENING_EVIDENCE", "create_inquiry", "estimate_inquiry_cost", "opening_evidence"]
@@ -49,34 +48,6 @@ def estimate_inquiry_cost(
     )
     total = call(models["advocate"], AGENT_OUTPUT_TOKENS) + per_round * rounds
     return total.quantize(Decimal("0.01"), rounding="ROUND_CEILING")
-
-
-def _admit(*, user, budget: Decimal) -> None:
-    """The creator's limits before the inquiry's row is saved (inside its transaction).
-
-    Inquiries run on the debates' engine, so they share its cap on runs queued or
-    running per user; the rate is their own (`RATE_LIMITS["inquiry"]`) and the whole
-    budget is reserved against the quota, as for debates.
-    """
-    lock_user(user)
-    cap = settings.MAX_RUNNING_DEBATES_PER_USER
-    if cap > 0 and not is_exempt(user):
-        running = Debate.objects.filter(
-            creator=user, status__in=[DebateStatus.QUEUED, DebateStatus.RUNNING]
-        ).count()
-        if running >= cap:
-            raise LimitReached(
-                ngettext(
-                    "You already have %(count)d debate queued or running. "
-                    "Wait until it finishes, then start the next one.",
-                    "You already have %(count)d debates queued or running. "
-                    "Wait until one finishes, then start the next one.",
-                    running,
-                )
-                % {"count": running},
-                code="too_many_running",
-            )
-    admit(user=user, action="inquiry", reserve_usd=budget)
 
 
 def opening_evidence(*, question: str, case_file: CaseFile) -> list[str]:
@@ -133,7 +104,7 @@ def create_inquiry(
     chosen = {"advocate": default, "challenger": default, "observer": default, "arbiter": default}
     chosen.update({k: v for k, v in (models or {}).items() if v})
     with transaction.atomic():
-        _admit(user=user, budget=budget)
+        admit_run(user=user, action="inquiry", reserve_usd=budget)
         debate = Debate.objects.create(
             format="inquiry",
             topic=question,

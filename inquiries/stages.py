@@ -1,4 +1,4 @@
-"""The inquiry's nodes as stages of the shared engine (debates/formats.py).
+"""The inquiry's nodes as stages of the shared engine (engine/formats.py).
 
 Model nodes ask their agents concurrently (one stage = one fan-out; the
 commit is the fan-in), then register, rewrite and gate each reply
@@ -7,26 +7,33 @@ attempt is asked again by the node's ``:resend`` stage, naming the rule; a
 second rejection is recorded and the agent's output is dropped for the
 round, with an ``agent_dropped`` event. Code nodes make no call.
 
-Every commit re-reads the state from the rows it wrote, so the state handed
-to the next stage is exactly what a resumed run would load (the audit hashes
-chain across a restart).
+The state handed to the next stage is exactly what a resumed run would load
+(the audit hashes chain across a restart): a model node builds it from the
+state before and the rows it just wrote (the run's lease keeps every other
+writer out); the other nodes re-read the inquiry's own rows, taking the case
+file's sources and spans already read from the state before
+(``load_state(..., before=)``: the case file is frozen while the inquiry runs).
+tests/inquiries/test_state_after_stage.py holds each stage's state to a full read.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import replace
 
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from argumentation.sanad import Grade
 from casefiles.models import Span
 from casefiles.retrieval import retrieve_spans
-from debates import events
-from debates.calls import CallResult, CallSpec
-from debates.models import Debate, StopReason
-from debates.stages import StageOutcome
-from debates.stopping import StopDecision
+from engine import events
+from engine.calls import CallResult, CallSpec
+from engine.models import Debate, StopReason
+from engine.stages import StageOutcome
+from engine.stop_messages import english, register_stop_messages
+from engine.stopping import StopDecision
 from inquiries.gates import cited_ids
 from inquiries.graph import NODES, RESEND
 from inquiries.models import (
@@ -40,7 +47,7 @@ from inquiries.models import (
 from inquiries.prompts import agent_prompt, arbiter_prompt
 from inquiries.registry import process_reply
 from inquiries.schemas import AgentReply, ArbiterReply
-from inquiries.state import InquiryState, load_state
+from inquiries.state import CalcView, ClaimView, InquiryState, OutputView, load_state
 from inquiries.stopping import StopState, stop_reason
 
 __all__ = ["DEBATERS", "STAGES", "debaters", "thesis_probability"]
@@ -73,6 +80,49 @@ def _span_maps(case_file_id: int) -> tuple[dict[str, str], dict[str, str]]:
         key = f"S{source_id}.{ordinal}"
         spans[key], texts[key] = f"SRC-{source_id}", text
     return spans, texts
+
+
+def _output_view(output: AgentOutput, violations) -> OutputView:
+    """The view load_state reads back for an output row this stage just wrote."""
+    return OutputView(
+        round=output.round,
+        node=output.node,
+        agent=output.agent,
+        attempt=output.attempt,
+        content=output.content,
+        position=output.position,
+        # A float, as the column gives it back (an int would hash as "1", not "1.0").
+        confidence=None if output.confidence is None else float(output.confidence),
+        accepted=output.accepted,
+        dropped=output.dropped,
+        evidence_requests=tuple(output.evidence_requests),
+        claim_refs=tuple(output.claim_refs),
+        violations=tuple((rule, detail[:2000]) for rule, detail in violations),
+    )
+
+
+def _claim_view(claim, *, agent: str, round: int) -> ClaimView:
+    return ClaimView(
+        key=claim.key,
+        text=claim.text,
+        grade=claim.grade,
+        registered_by=agent,
+        round=round,
+        chains=tuple(
+            (ch.get("span", ""), ch.get("source", ""), tuple(ch.get("origins", ())))
+            for ch in claim.chains
+        ),
+        fatal=any(d.get("fatal") for d in claim.defects),
+    )
+
+
+def _calc_view(calc) -> CalcView:
+    return CalcView(
+        key=calc.key,
+        op=calc.op,
+        result=calc.result,
+        inputs=tuple((i["span"], i["value"]) for i in calc.inputs),
+    )
 
 
 class AgentNode:
@@ -111,9 +161,14 @@ class AgentNode:
     ) -> StageOutcome:
         inquiry = Inquiry.objects.get(pk=debate.pk)
         spans, texts = _span_maps(inquiry.case_file_id)
-        next_claim = RegisteredClaim.objects.filter(inquiry=inquiry).count() + 1
-        next_calc = Calc.objects.filter(inquiry=inquiry).count() + 1
+        # Every claim and calc of the inquiry is in the state (the run holds the lease).
+        next_claim = len(state.claims) + 1
+        next_calc = len(state.calcs) + 1
         attempt = 2 if self.resend else 1
+        # What this stage writes, as the views load_state would read back.
+        outputs: list[OutputView] = []
+        claims: list[ClaimView] = []
+        calcs: list[CalcView] = []
         for result in results:
             agent = result.spec.agent
             output_id = f"O-{uuid.uuid5(uuid.NAMESPACE_URL, f'{debate.pk}/{self.name}/{round}/{agent}').hex[:12]}"
@@ -132,6 +187,7 @@ class AgentNode:
                     dropped=self.resend,
                 )
                 self._violations(inquiry, output, violations)
+                outputs.append(_output_view(output, violations))
                 self._announce(debate, output, violations, [], [])
                 continue
             processed = process_reply(
@@ -187,9 +243,23 @@ class AgentNode:
                     )
                 next_claim += len(processed.claims)
                 next_calc += len(processed.calcs)
+                claims += [
+                    _claim_view(claim, agent=agent, round=round) for claim in processed.claims
+                ]
+                calcs += [_calc_view(calc) for calc in processed.calcs]
             self._violations(inquiry, output, processed.violations)
+            outputs.append(_output_view(output, processed.violations))
             self._announce(debate, output, processed.violations, processed.claims, processed.calcs)
-        return StageOutcome(after=load_state(debate))
+        # Built, not read back: under the run's lease the state before plus
+        # this stage's rows is the state after (inquiries/state.py's order:
+        # each table by id, and these rows are the newest).
+        after = replace(
+            state,
+            outputs=state.outputs + tuple(outputs),
+            claims=state.claims + tuple(claims),
+            calcs=state.calcs + tuple(calcs),
+        )
+        return StageOutcome(after=after)
 
     @staticmethod
     def _violations(inquiry, output, violations) -> None:
@@ -255,7 +325,7 @@ class EvidenceRetrieval:
         events.record_event(
             debate=debate, type="evidence_retrieved", payload={"round": round, "queries": found}
         )
-        return StageOutcome(after=load_state(debate))
+        return StageOutcome(after=load_state(debate, before=state))
 
 
 class ArbiterClose:
@@ -323,7 +393,7 @@ class ArbiterClose:
                 "rationale": result.parsed.rationale if decision else "",
             },
         )
-        return StageOutcome(after=load_state(debate))
+        return StageOutcome(after=load_state(debate, before=state))
 
 
 def _latest_per_agent(state: InquiryState, up_to_round: int) -> dict[str, tuple[str, float | None]]:
@@ -374,20 +444,18 @@ class StopCheck:
                 max_rounds=debate.max_rounds,
             )
         )
-        detail = _detail(
-            reason,
-            round=round,
-            ids=ids,
-            grades=grades,
-            probabilities=probabilities,
-            new_evidence=new_evidence,
+        code, params = _stop_code(
+            reason, round=round, ids=ids, grades=grades, new_evidence=new_evidence
         )
+        detail = english(code, params)
         inquiry.round_log = [
             *inquiry.round_log,
             {
                 "round": round,
                 "stop": reason.value if reason else "",
                 "detail": detail,
+                "code": code,
+                "params": params,
                 "new_evidence": new_evidence,
                 "positions": history[-1] if history else {},
                 "probabilities": probabilities,
@@ -402,28 +470,50 @@ class StopCheck:
                 "round": round,
                 "stop_reason": reason.value if reason else "",
                 "detail": detail,
+                "code": code,
+                "params": params,
                 "probabilities": probabilities,
                 "new_evidence": new_evidence,
             },
         )
-        return StageOutcome(after=load_state(debate))
+        return StageOutcome(after=load_state(debate, before=state))
 
 
-def _detail(reason, *, round, ids, grades, probabilities, new_evidence) -> str:
+# The stop check's words, as codes: pages say them in the reader's language
+# (engine/stop_messages.py); the English is stored for the audit and the export.
+register_stop_messages(
+    {
+        "another_round": gettext_noop("Round %(round)s: no stop condition holds; another round."),
+        "thesis_graded_d": gettext_noop(
+            "The thesis rests on %(claims)s, graded D (no sound evidence chain)."
+        ),
+        "last_round_allowed": gettext_noop("Round %(round)s was the last round allowed."),
+        "probabilities_agree": gettext_noop(
+            "Every agent's stated probability that the thesis holds is within 0.10 of the others'."
+        ),
+        "no_position_change": gettext_noop(
+            "No agent changed position for two rounds, and they still disagree."
+        ),
+        "no_new_evidence": gettext_noop(
+            "Round %(round)s brought no new evidence (%(count)s new spans or claims)."
+        ),
+    }
+)
+
+
+def _stop_code(reason, *, round, ids, grades, new_evidence) -> tuple[str, dict]:
     if reason is None:
-        return f"Round {round}: no stop condition holds; another round."
+        return "another_round", {"round": round}
     if reason.value == "CRITICAL_DEFECT":
         bad = [i for i in ids if grades.get(i, Grade.D) is Grade.D]
-        return f"The thesis rests on {', '.join(bad)}, graded D (no sound evidence chain)."
+        return "thesis_graded_d", {"claims": ", ".join(bad)}
     if reason.value == "MAX_ROUNDS":
-        return f"Round {round} was the last round allowed."
+        return "last_round_allowed", {"round": round}
     if reason.value == "CONSENSUS":
-        return (
-            "Every agent's stated probability that the thesis holds is within 0.10 of the others'."
-        )
+        return "probabilities_agree", {}
     if reason.value == "STABLE_DISSENT":
-        return "No agent changed position for two rounds, and they still disagree."
-    return f"Round {round} brought no new evidence ({new_evidence} new spans or claims)."
+        return "no_position_change", {}
+    return "no_new_evidence", {"round": round, "count": new_evidence}
 
 
 class MuhasabahValidateAll:
@@ -471,7 +561,14 @@ class FinalizeOutputs:
 
     def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
         last = state.round_log[-1] if state.round_log else (round, StopReason.MAX_ROUNDS.value, "")
-        decision = StopDecision(StopReason(last[1] or StopReason.MAX_ROUNDS), last[2])
+        logged = Inquiry.objects.get(pk=debate.pk).round_log
+        coded = logged[-1] if logged else {}
+        decision = StopDecision(
+            StopReason(last[1] or StopReason.MAX_ROUNDS),
+            last[2],
+            coded.get("code", ""),
+            coded.get("params") or {},
+        )
         return StageOutcome(after=state, stop=decision)
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from functools import lru_cache
 
 from django.db.models import Prefetch
 
 from casefiles.models import Source, Span, parse_span_key
-from debates.models import Debate
+from engine.models import Debate
 from inquiries.graph import node as graph_node
 from inquiries.models import AgentOutput, GateViolation, Inquiry, RegisteredClaim, RetrievedEvidence
 
@@ -133,18 +134,28 @@ class InquiryState:
         return None
 
 
-def load_state(debate: Debate) -> InquiryState:
+def load_state(debate: Debate, *, before: InquiryState | None = None) -> InquiryState:
+    """The inquiry's rows as a state; ``before``, the state a stage of this run started from.
+
+    With ``before`` (a stage's commit, under the run's lease) the case file's
+    sources and the evidence spans already in it are taken from it, not read
+    again: a case file cannot change while an inquiry on it runs
+    (casefiles' freeze), so only the inquiry's own rows are read back.
+    """
     inquiry = Inquiry.objects.get(pk=debate.pk)
-    sources = tuple(
-        SourceView(
-            key=s.key,
-            title=s.title,
-            author=s.author,
-            published=s.published,
-            origin=f"SRC-{s.upstream_origin_id}" if s.upstream_origin_id else None,
+    if before is not None:
+        sources = before.sources
+    else:
+        sources = tuple(
+            SourceView(
+                key=s.key,
+                title=s.title,
+                author=s.author,
+                published=s.published,
+                origin=f"SRC-{s.upstream_origin_id}" if s.upstream_origin_id else None,
+            )
+            for s in Source.objects.filter(case_file_id=inquiry.case_file_id).order_by("id")
         )
-        for s in Source.objects.filter(case_file_id=inquiry.case_file_id).order_by("id")
-    )
     claims = tuple(
         ClaimView(
             key=c.key,
@@ -192,7 +203,9 @@ def load_state(debate: Debate) -> InquiryState:
     keys: list[str] = []
     for row in retrieved:
         keys += [k for k in row.new_span_keys if k not in keys]
-    spans = _spans_by_key(inquiry.case_file_id, keys)
+    spans = {s.key: s for s in before.evidence} if before is not None else {}
+    if missing := [k for k in keys if k not in spans]:
+        spans.update(_spans_by_key(inquiry.case_file_id, missing))
     evidence = tuple(spans[k] for k in keys if k in spans)
     specialists = tuple(inquiry.specialists)
     return InquiryState(
@@ -235,9 +248,25 @@ def _spans_by_key(case_file_id: int, keys: list[str]) -> dict[str, SpanView]:
     }
 
 
+def _plain(value: object) -> dict:
+    """A view as a dict of its fields (json.dumps calls this for each nested dataclass)."""
+    return {name: getattr(value, name) for name in value.__slots__}
+
+
+# Each state is hashed twice (the StageRun's output hash, then the next
+# stage's input hash) and its audit record reads both: remember the last few.
+@lru_cache(maxsize=16)
 def state_hash(state: InquiryState) -> str:
-    fields = asdict(state)
+    """sha256 of the state's canonical JSON, as ``dataclasses.asdict`` would give it.
+
+    The views are turned into dicts by ``json.dumps`` as it meets them rather
+    than by ``asdict``, whose deep copy of every string cost more than the
+    hashing; the JSON (hence every stored hash) is the same.
+    """
+    fields = _plain(state)
     if not fields["specialists"]:
         del fields["specialists"]
-    canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    canonical = json.dumps(
+        fields, default=_plain, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()

@@ -1,7 +1,7 @@
 """The inquiry pages: new (with the estimate), the live page and the result, a claim's
 chains, replay, JSON export. The history is the debates' list, filtered by format.
 
-Who sees what is the debates' rule (debates/visibility.py): one's own, the
+Who sees what is the debates' rule (engine/visibility.py): one's own, the
 demo, and everything for instructors with the view permission; anything
 else is a 404.
 """
@@ -16,9 +16,9 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from debates.models import Debate
-from debates.visibility import visible_debates
-from inquiries import presenters, services
+from engine.models import Debate
+from engine.visibility import visible_debates
+from inquiries import exports, presenters, services
 from inquiries.forms import InquiryForm
 from inquiries.models import RegisteredClaim
 from limits.services import LimitReached
@@ -61,7 +61,7 @@ def inquiry_new(request: HttpRequest) -> HttpResponse:
                 case_file_id=form.cleaned_data["case_file"].pk,
                 models=form.models(),
                 max_rounds=form.cleaned_data["max_rounds"],
-                budget_usd=form.cleaned_data["budget_usd"],
+                budget_usd=form.budget(),
                 language=form.cleaned_data["language"],
                 specialists=form.cleaned_data["specialists"],
             )
@@ -129,6 +129,6 @@ def inquiry_replay(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def inquiry_export(request: HttpRequest, pk: int) -> JsonResponse:
     debate = _get_inquiry_for_user(request, pk)
-    response = JsonResponse(presenters.export(debate), json_dumps_params={"indent": 2})
+    response = JsonResponse(exports.inquiry_json(debate=debate), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="inquiry-{debate.pk}.json"'
     return response

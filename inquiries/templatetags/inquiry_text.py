@@ -7,6 +7,7 @@ import re
 from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from inquiries.gates import CITATION_RE
 
@@ -38,3 +39,24 @@ def cite_links(text: object, hrefs: dict[str, str] | None) -> SafeString:
         )
 
     return mark_safe(CITATION_RE.sub(link_ids, escaped))  # noqa: S308 - built from escaped text
+
+
+def _plain_terms() -> dict[str, str]:
+    """The gates' rules and the chains' defects in plain words; the code is the formal term."""
+    return {
+        "NO_FREE_FACTS": _("a number, date or name with no registered claim behind it"),
+        "NO_RECORD": _("no self-check was given with the answer"),
+        "OVERCONFIDENT": _("more sure of itself than its evidence allows"),
+        "UNFALSIFIABLE": _("says nothing that could show it wrong"),
+        "UNSUPPORTED_FACTS": _("facts that no cited claim supports"),
+        "UNREGISTERED_CITATION": _("cites a claim that was never registered"),
+        "BROKEN_CHAIN": _("the chain of sources is broken"),
+        "MISSING_LINK": _("a link of the chain of sources is missing"),
+        "UNKNOWN_SOURCE": _("a source that is not in the case file"),
+    }
+
+
+@register.filter
+def plain_term(code: object) -> str:
+    """A rule's or a defect's code in plain words (the code itself when it is unknown)."""
+    return _plain_terms().get(str(code or ""), str(code or ""))

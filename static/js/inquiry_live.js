@@ -7,6 +7,16 @@
     const root = document.getElementById("inquiry-live");
     if (!root || root.dataset.finished === "1" || !window.EventSource) return;
     const source = new EventSource(root.dataset.events);
+    // Too many live pages open: a sentence, and the browser waits (retry:) before asking again.
+    source.addEventListener("stream_refused", (message) => {
+      let note = document.getElementById("stream-refused");
+      if (!note) {
+        note = Object.assign(document.createElement("p"), { className: "notice", id: "stream-refused" });
+        note.setAttribute("role", "status");
+        root.before(note);
+      }
+      note.textContent = JSON.parse(message.data).detail;
+    });
     let pending = false;
     const refresh = () => {
       if (pending) return;

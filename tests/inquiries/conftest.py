@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from casefiles.demo import load_demo_case_file
-from debates.orchestrator import run_debate
+from engine.orchestrator import run_debate
 from inquiries.services import create_inquiry
 from tests.fakes.inquiry_model import FakeInquiryModel
 

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 
 from casefiles.demo import load_demo_case_file
 from casefiles.services import add_source, create_case_file
-from debates.models import Debate
+from engine.models import Debate
 from inquiries.models import Inquiry
 from inquiries.services import create_inquiry, estimate_inquiry_cost
 from limits.services import LimitReached

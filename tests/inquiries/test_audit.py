@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from casefiles.services import create_case_file
-from debates.models import Debate, StageRun
+from engine.models import Debate, StageRun
 from inquiries.audit import GENESIS, record_hash, verify_chain
 from inquiries.models import AuditRecord, Inquiry
 

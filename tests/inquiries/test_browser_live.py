@@ -17,7 +17,7 @@ from django.db import connections
 
 from casefiles.demo import load_demo_case_file
 from casefiles.models import Span
-from debates.orchestrator import run_debate
+from engine.orchestrator import run_debate
 from inquiries.models import RegisteredClaim
 from inquiries.services import create_inquiry
 from tests.browser import sign_in

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 
 from casefiles.demo import load_demo_case_file
 from casefiles.services import SourceRefused, add_source, set_upstream_origin
-from debates.models import Debate
+from engine.models import Debate
 from inquiries.services import create_inquiry
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from casefiles.demo import load_demo_case_file
-from debates.models import Debate, DebateEvent, DebateStatus, LLMCall, StageRun
+from engine.models import Debate, DebateEvent, DebateStatus, LLMCall, StageRun
 from inquiries.audit import verify_chain
 from inquiries.models import AuditRecord, RegisteredClaim
 from inquiries.services import create_inquiry

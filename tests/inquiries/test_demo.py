@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
-from debates.models import Debate
+from engine.models import Debate
 from inquiries.models import GateViolation, RegisteredClaim
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,6 +23,9 @@ def test_it_loads_the_demo_once_and_shows_it_without_a_key(client, no_anthropic_
 
     client.force_login(get_user_model().objects.create_user("newcomer"))
     page = client.get(reverse("inquiries:new")).content.decode()
-    assert "API key is needed" in page and reverse("inquiries:detail", args=[demo.pk]) in page
+    assert (
+        "AI service is not set up yet" in page
+        and reverse("inquiries:detail", args=[demo.pk]) in page
+    )
     result = client.get(reverse("inquiries:detail", args=[demo.pk]))
     assert result.status_code == 200 and "What stands" in result.content.decode()

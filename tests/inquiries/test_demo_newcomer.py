@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
-from debates.models import Debate
+from engine.models import Debate
 from inquiries.models import RegisteredClaim
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,3 +45,20 @@ def test_it_leads_a_newcomer_from_the_history_to_a_claim_s_source(client, no_ant
 
     assert client.get(reverse("inquiries:replay", args=[demo.pk])).status_code == 200
     assert client.get(reverse("inquiries:export", args=[demo.pk])).status_code == 200
+
+
+def test_it_says_each_agents_position_in_the_readers_language(client, no_anthropic_key) -> None:
+    """The stored position ("supports", "undecided") is a code: shown in words, in Spanish."""
+    from django.conf import settings
+
+    call_command("load_demo_inquiry")
+    demo = Debate.objects.get(format="inquiry", is_demo=True)
+    client.force_login(get_user_model().objects.create_user("newcomer"))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+
+    result = client.get(reverse("inquiries:detail", args=[demo.pk])).content.decode()
+
+    assert "· a favor de la tesis ·" in result and "· sin decidir ·" in result
+    assert "· supports ·" not in result and "· undecided ·" not in result
+    # The demo's label is a badge beside the question, not a second headline inside it.
+    assert not re.search(r"<h1>[^<]*<span", result)

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.db import transaction
 
 from casefiles.models import Span
-from debates.models import DebateEvent, DebateStatus, LLMCall, StageRun
+from engine.models import DebateEvent, DebateStatus, LLMCall, StageRun
 from inquiries.audit import verify_chain
 from inquiries.models import AgentOutput, AuditRecord, Calc, GateViolation, RegisteredClaim
 from inquiries.scoring import agent_utility

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from casefiles.demo import load_demo_case_file
-from debates.models import DebateEvent, DebateStatus, LLMCall, StageRun
+from engine.models import DebateEvent, DebateStatus, LLMCall, StageRun
 from inquiries.audit import verify_chain
 from inquiries.forms import SPECIALIST_CHOICES
 from inquiries.graph import NODES, SPECIALISTS

@@ -4,6 +4,8 @@ export; everyone else gets a 404; model text is escaped."""
 from __future__ import annotations
 
 import json
+import re
+from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -49,7 +51,7 @@ def test_it_shows_a_claim_s_chain_with_the_span_marked_in_its_source(client, fin
 def test_it_exports_json_with_the_audit_chain(client, finished) -> None:
     client.force_login(finished.creator)
     data = json.loads(client.get(reverse("inquiries:export", args=[finished.pk])).content)
-    assert data["format"] == "inquiry" and data["claims"][0]["key"] == "C-1"
+    assert data["format"] == "argue-inquiry" and data["claims"][0]["key"] == "C-1"
     assert data["audit"][1]["prev_hash"] == data["audit"][0]["record_hash"]
 
 
@@ -109,3 +111,42 @@ def test_it_starts_an_inquiry_from_the_form_with_csrf(
     response = client.post(new, data)
     assert response.status_code == 302
     assert owner.debates.filter(format="inquiry", topic="Does the charge cut pollution?").exists()
+
+
+def test_it_writes_money_one_way_in_the_readers_language(client, finished, settings) -> None:
+    """The cost, the estimate and a level's price: one format, a decimal comma in Spanish."""
+    finished.cost_usd = Decimal("0.0123")
+    finished.save(update_fields=["cost_usd"])
+    client.force_login(finished.creator)
+    detail = reverse("inquiries:detail", args=[finished.pk])
+    form = {
+        "question": "Does the charge cut pollution?",
+        "case_file": finished.inquiry.case_file_id,
+        "max_rounds": 2,
+        "budget_usd": "1.00",
+        "language": "en",
+        **dict.fromkeys(("advocate", "challenger", "observer", "arbiter"), "claude-haiku-5-5"),
+    }
+    student = Client()
+    student.force_login(get_user_model().objects.create_user("bo"))
+    english = client.get(detail).content.decode()
+    assert "$0.0123" in english
+    assert re.search(
+        r"about \$\d+\.\d\d if", client.get(reverse("inquiries:estimate"), form).content.decode()
+    )
+    assert re.search(
+        r"up to \$\d+\.\d\d for", student.get(reverse("inquiries:new")).content.decode()
+    )
+    for reader in (client, student):
+        reader.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    pages = [
+        client.get(detail).content.decode(),
+        client.get(reverse("inquiries:estimate"), form).content.decode(),
+        student.get(reverse("inquiries:new")).content.decode(),
+    ]
+    assert "0,0123\xa0US$" in pages[0]
+    assert re.search(r"unos \d+,\d\d\xa0US\$ si", pages[1])
+    assert re.search(r"hasta \d+,\d\d\xa0US\$ por", pages[2])
+    # No dollar sign before a number, and no decimal point in an amount, on a Spanish page.
+    for page in pages:
+        assert not re.search(r"\$\s?\d|\d\.\d+\xa0US\$", page)

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from debates.models import Debate
+from engine.models import Debate
 from inquiries.models import RegisteredClaim
 from tests.fakes.inquiry_model import FakeInquiryModel
 
@@ -95,5 +95,5 @@ def test_it_says_a_key_is_needed_and_disables_the_start(client, finished, monkey
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     client.force_login(finished.creator)
     page = client.get(reverse("inquiries:new")).content.decode()
-    assert "An Anthropic API key is needed" in page
+    assert "AI service is not set up yet" in page
     assert '<button type="submit" disabled>' in page

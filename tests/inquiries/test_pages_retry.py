@@ -41,7 +41,7 @@ def test_it_offers_the_owner_a_retry_of_a_failed_inquiry(
     assert "the AI service failed" in page and f'action="{retry}"' in page
 
     launched = []
-    monkeypatch.setattr("debates.services.launch", launched.append)
+    monkeypatch.setattr("engine.services.launch", launched.append)
     response = client.post(retry, follow=True)
     assert response.redirect_chain[-1][0] == url
     failed.refresh_from_db()

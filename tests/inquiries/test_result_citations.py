@@ -56,8 +56,9 @@ def test_it_shows_each_calculation_with_its_inputs_spans_and_result(client, with
             source_id=int(item["span"][1:].split(".")[0]),
             ordinal=int(item["span"].split(".")[1]),
         )
-        url = reverse("casefiles:source", args=[span.case_file_id, span.source_id])
-        assert f'{item["value"]} — <a href="{url}#{span.key}">{span.key}</a>' in page
+        # The span's own address opens the page of its source that holds it.
+        url = span.get_absolute_url()
+        assert f'{item["value"]} — <a href="{url}">{span.key}</a>' in page
 
 
 @pytest.mark.django_db(transaction=True)
