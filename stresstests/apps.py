@@ -1,16 +1,14 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class StresstestsConfig(AppConfig):
     name = "stresstests"
-    verbose_name = "Stress tests"
+    verbose_name = _("Stress tests")
 
     def ready(self) -> None:
-        from debates.events import register_event_types
-        from debates.formats import register_format
-        from stresstests.stages import EVENT_TYPES
+        from engine.formats import register_format
         from stresstests.stress_format import STRESS
 
-        # Spending: a stress test is a debates.Debate row, already a spend source.
+        # Spending: a stress test is an engine.Debate row, already a spend source.
         register_format(STRESS)
-        register_event_types(*EVENT_TYPES)

@@ -10,27 +10,24 @@ replay show exactly what a run shows. Idempotent: a second call finds it.
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from coach.models import Argument
-from debates import events
-from debates.calls import CallResult
-from debates.models import Debate, DebateStatus, Persona, StopReason
-from debates.orchestrator import finish
 from debates.schemas import AttackValidations, PersonaAttacks
-from debates.stages import _pending
-from debates.stopping import StopDecision
+from engine import events
+from engine.models import Debate, DebateStatus, Persona
 from stresstests.mapping import elements_of
 from stresstests.models import Defence, StressTest
 from stresstests.schemas import ConcessionVerdicts, DefenceVerdict, PersonaReply
-from stresstests.state import StressState, load_state
+from stresstests.scripted import all_valid, finish_run, walk
+from stresstests.state import StressState
 from stresstests.stress_format import STRESS
 
-__all__ = ["DEMO_STUDENT", "load_demo_stress_test"]
+__all__ = ["DEMO_STUDENT", "demo_argument", "load_demo_stress_test"]
 
 DEMO_STUDENT = "student"
 DEMO_TITLE = "Demo: protected bike lanes"
@@ -106,7 +103,7 @@ def _personas() -> list[Persona]:
     return personas
 
 
-def _reply(spec, state: StressState, personas: list[Persona], defences: dict):
+def _reply(spec, state: StressState, *, personas: list[Persona], defences: dict):
     title = spec.output_model.__name__
     if spec.output_model is PersonaAttacks:
         index = [p.id for p in personas].index(spec.persona_id)
@@ -127,21 +124,7 @@ def _reply(spec, state: StressState, personas: list[Persona], defences: dict):
             ]
         )
     if spec.output_model is AttackValidations:
-        return AttackValidations(
-            verdicts=[
-                {
-                    "attack_id": key,
-                    "no_fallacy": True,
-                    "relevant": True,
-                    "type_correct": True,
-                    "target_exists": True,
-                    "valid": True,
-                    "strength": 0.7,
-                    "corrections": "",
-                }
-                for key, _attack in _pending(state.debate, 1)
-            ]
-        )
+        return all_valid(state, 1, strength=0.7)
     if spec.output_model is ConcessionVerdicts:
         rebut_key = next(a.from_key for a in state.debate.attacks if a.type == "rebut")
         return ConcessionVerdicts(
@@ -161,33 +144,15 @@ def _reply(spec, state: StressState, personas: list[Persona], defences: dict):
     raise ValueError(f"no scripted reply for {title}")
 
 
-def _run_stage(debate: Debate, name: str, round: int, state, personas, defences):
-    from debates.models import StageRun
-
-    stage = STRESS.stages[name]
-    specs = stage.specs(state=state, round=round, cheap_model=settings.CHEAP_MODEL)
-    results = [
-        CallResult(
-            spec=spec,
-            parsed=_reply(spec, state, personas, defences),
-            error=None,
-            reused=False,
-            cost_usd=Decimal(0),
+def demo_argument() -> Argument:
+    """The demo student's finished argument (the demo stress test's and the demo trial's)."""
+    student = _demo_student()
+    argument = Argument.objects.filter(owner=student, title=DEMO_TITLE).first()
+    if argument is None:
+        argument = Argument.objects.create(
+            owner=student, title=DEMO_TITLE, completed_at=timezone.now(), **ELEMENTS
         )
-        for spec in specs
-    ]
-    with transaction.atomic():
-        outcome = stage.commit(debate=debate, state=state, round=round, results=results)
-        StageRun.objects.create(
-            debate=debate,
-            name=name,
-            round=round,
-            input_hash=STRESS.state_hash(state),
-            output_hash=STRESS.state_hash(outcome.after),
-            calls=len(specs),
-            cost_usd=Decimal(0),
-        )
-    return outcome.after
+    return argument
 
 
 def load_demo_stress_test() -> tuple[StressTest, bool]:
@@ -195,12 +160,8 @@ def load_demo_stress_test() -> tuple[StressTest, bool]:
     existing = StressTest.objects.filter(debate__is_demo=True).first()
     if existing is not None:
         return existing, False
-    student = _demo_student()
-    argument = Argument.objects.filter(owner=student, title=DEMO_TITLE).first()
-    if argument is None:
-        argument = Argument.objects.create(
-            owner=student, title=DEMO_TITLE, completed_at=timezone.now(), **ELEMENTS
-        )
+    argument = demo_argument()
+    student = argument.owner
     personas = _personas()
     with transaction.atomic():
         debate = Debate.objects.create(
@@ -220,26 +181,14 @@ def load_demo_stress_test() -> tuple[StressTest, bool]:
         events.record_event(
             debate=debate, type=events.DEBATE_START, payload=STRESS.start_payload(debate)
         )
-    state = load_state(debate)
-    done: set[tuple[str, int]] = set()
-
-    def walk(state, verdicts):
-        # The format's own route, as the engine walks it.
-        while (step := STRESS.next_stage(debate, state, frozenset(done))) is not None:
-            state = _run_stage(debate, *step, state, personas, verdicts)
-            done.add(step)
-        return state
-
-    state = walk(state, {})
+    state = walk(debate, partial(_reply, personas=personas, defences={}))
     objection_keys = [a.from_key for a in state.debate.attacks if a.from_key]
     verdicts = {}
     for seq, (attack_index, text, accepted, reason) in enumerate(DEFENCES, start=1):
         attack = next(a for a in state.debate.attacks if a.from_key == objection_keys[attack_index])
         Defence.objects.create(stress_test=stress, seq=seq, attack_id=attack.id, text=text)
         verdicts[seq] = (accepted, reason)
-        state = walk(load_state(debate), verdicts)
-    with transaction.atomic():
-        debate.refresh_from_db()
-        finish(debate, StopDecision(StopReason.MAX_ROUNDS, "Demo finished."), state=state)
+        state = walk(debate, partial(_reply, personas=personas, defences=verdicts))
+    finish_run(debate, state, detail="Demo finished.")
     stress.debate.refresh_from_db()
     return stress, True

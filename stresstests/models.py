@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 DEFAULT_ROUND_LIMIT = 3
@@ -24,18 +25,30 @@ DEFAULT_ROUND_LIMIT = 3
 
 class StressTest(models.Model):
     debate = models.OneToOneField(
-        "debates.Debate", on_delete=models.CASCADE, related_name="stress_test"
+        "engine.Debate",
+        on_delete=models.CASCADE,
+        related_name="stress_test",
+        verbose_name=_("debate"),
     )
     argument = models.ForeignKey(
-        "coach.Argument", on_delete=models.CASCADE, related_name="stress_tests"
+        "coach.Argument",
+        on_delete=models.CASCADE,
+        related_name="stress_tests",
+        verbose_name=_("argument"),
     )
     student = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stress_tests"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="stress_tests",
+        verbose_name=_("student"),
     )
     # {"claim": ..., "grounds": ..., ...} by the coach's camelCase names.
     elements = models.JSONField(_("elements"), default=dict)
     # How many answers the student may give to one attack.
     round_limit = models.PositiveSmallIntegerField(_("round limit"), default=DEFAULT_ROUND_LIMIT)
+    # Run without a model (stresstests/offline.py): objections from the critical questions
+    # of the warrant's argument scheme, answers checked by rules, on this site, at no cost.
+    offline = models.BooleanField(_("offline"), default=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -49,13 +62,21 @@ class StressTest(models.Model):
 
 class Concession(models.Model):
     attack = models.OneToOneField(
-        "debates.Attack", on_delete=models.CASCADE, related_name="concession"
+        "debates.Attack",
+        on_delete=models.CASCADE,
+        related_name="concession",
+        verbose_name=_("attack"),
     )
     conceded = models.BooleanField(_("matches a conceded exception"))
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("concession")
+        verbose_name_plural = _("concessions")
 
     def __str__(self) -> str:
-        return f"{self.attack_id}: {'conceded' if self.conceded else 'not conceded'}"
+        said = gettext("conceded") if self.conceded else gettext("not conceded")
+        return f"{self.attack_id}: {said}"
 
 
 class DefenceStatus(models.TextChoices):
@@ -77,10 +98,17 @@ class DefenceRefusal(models.TextChoices):
 
 
 class Defence(models.Model):
-    stress_test = models.ForeignKey(StressTest, on_delete=models.CASCADE, related_name="defences")
+    stress_test = models.ForeignKey(
+        StressTest, on_delete=models.CASCADE, related_name="defences", verbose_name=_("stress test")
+    )
     # 1, 2, 3 ... per stress test: the engine stage ("defence", seq) that judges it.
-    seq = models.PositiveIntegerField()
-    attack = models.ForeignKey("debates.Attack", on_delete=models.CASCADE, related_name="defences")
+    seq = models.PositiveIntegerField(_("sequence"))
+    attack = models.ForeignKey(
+        "debates.Attack",
+        on_delete=models.CASCADE,
+        related_name="defences",
+        verbose_name=_("attack"),
+    )
     text = models.TextField(_("answer"))
     status = models.CharField(
         _("status"), max_length=10, choices=DefenceStatus.choices, default=DefenceStatus.PENDING
@@ -96,10 +124,13 @@ class Defence(models.Model):
         null=True,
         blank=True,
         related_name="defence",
+        verbose_name=_("node"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("defence")
+        verbose_name_plural = _("defences")
         ordering = ["stress_test", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["stress_test", "seq"], name="stress_defence_seq_unique")

@@ -23,8 +23,9 @@ from argumentation.toulmin_graph import (
     defence_node,
     student_node,
 )
-from debates.models import AttackStatus, DebateStatus
+from debates.models import AttackStatus
 from debates.state import ArgumentView, AttackView
+from engine.models import DebateStatus
 from stresstests.mapping import element_of
 from stresstests.models import DefenceStatus
 from stresstests.state import StressState

@@ -8,7 +8,7 @@ member of a debate's ``personas`` (so no stage asks it anything).
 
 from __future__ import annotations
 
-from debates.models import Persona
+from engine.models import Persona
 
 __all__ = ["STUDENT_PERSONA_NAME", "student_persona"]
 

@@ -2,19 +2,30 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from argumentation.toulmin_graph import ClaimStatus, attack_node, defence_node, student_node
 from debates.models import AttackType
-from debates.presenters import failure_message
-from debates.stopping import is_budget_stop
-from debates.svg import GraphEdge, GraphNode, GraphWords, render_graph_svg
+from debates.presenters import failure_message, graph_words
+from debates.svg import GraphEdge, GraphNode, render_graph_svg
+from engine.stopping import is_budget_stop
 from stresstests.models import DefenceStatus, StressTest
+from stresstests.offline import CRITICAL_QUESTIONS_PERSONA
 from stresstests.outcome import compute, is_running, node_ids, reply_node
 from stresstests.stages import NO_OBJECTION_EVENT
 from stresstests.state import load_state
 
-__all__ = ["ELEMENT_NAMES", "STATUS_WORDS", "status_context"]
+__all__ = ["ELEMENT_NAMES", "STATUS_WORDS", "speaker_name", "status_context"]
+
+
+def speaker_name(name: object) -> str:
+    """Who raised an objection, as the page names them: the critical questions are the
+    site's own voice (a stored persona named in English), in the reader's language."""
+    name = str(name)
+    return _("Critical questions") if name == CRITICAL_QUESTIONS_PERSONA else name
 
 
 def ELEMENT_NAMES() -> dict[str, str]:  # noqa: N802 (a table, translated when asked)
@@ -47,29 +58,46 @@ def STATUS_WORDS() -> dict[str, tuple[str, str]]:  # noqa: N802
     }
 
 
-def _svg(state, outcome) -> str:
+@dataclasses.dataclass(frozen=True, slots=True)
+class GraphRow:
+    """One node of the picture as a table row: what the picture shows, in words."""
+
+    title: str
+    speaker: str
+    label: str
+    attacks: list[str]
+    text: str
+
+
+def _graph(state, outcome) -> tuple[str, list[GraphRow]]:
+    """The picture, and the same nodes as table rows (the table is what is read)."""
     ids = node_ids(state)
     names = ELEMENT_NAMES()
     you = _("You")
+    # The student's parts are headed as the student knows them ("Grounds backing",
+    # "Respaldo de los datos"), the others by their place on the page ("Objection 2"),
+    # never by an internal key; the key stays the node's id (the page's styles use it).
     nodes = [
         GraphNode(
             id=ids[node],
             label=outcome.labels.get(node, ""),
             speaker=you,
             round=0,
-            claim=names.get(ids[node], "") + ": " + state.element_map.get(ids[node], ""),
+            claim=state.element_map.get(ids[node], ""),
+            title=capfirst(names.get(ids[node], "")),
         )
         for node in outcome.graph.student_nodes
     ]
-    for attack, _element in outcome.objections:
+    for number, (attack, _element) in enumerate(outcome.objections, start=1):
         node = attack_node(attack.from_key)
         nodes.append(
             GraphNode(
                 id=attack.from_key,
                 label=outcome.labels.get(node, ""),
-                speaker=attack.speaker,
+                speaker=speaker_name(attack.speaker),
                 round=1,
                 claim=attack.counter_proposition,
+                title=_("Objection %(number)s") % {"number": number},
             )
         )
     for defence in state.defences:
@@ -82,16 +110,18 @@ def _svg(state, outcome) -> str:
                     speaker=you,
                     round=1 + defence.seq,
                     claim=defence.text,
+                    title=_("Your answer %(number)s") % {"number": defence.seq},
                 )
             )
-    for reply, _seq in outcome.replies:
+    for number, (reply, _seq) in enumerate(outcome.replies, start=1):
         nodes.append(
             GraphNode(
                 id=reply.from_key,
                 label=outcome.labels.get(reply_node(reply.from_key), ""),
-                speaker=reply.speaker,
+                speaker=speaker_name(reply.speaker),
                 round=reply.round,
                 claim=reply.counter_proposition,
+                title=_("Reply %(number)s") % {"number": number},
             )
         )
     kinds = {attack_node(a.from_key): a.type for a, _e in outcome.objections}
@@ -103,13 +133,27 @@ def _svg(state, outcome) -> str:
         )
         for source, target in sorted(outcome.graph.framework.attacks, key=str)
     ]
-    words = GraphWords(
-        not_counted=_("not counted"),
+    # Every word of the picture in the reader's language (the legend, the edges'
+    # tooltips, the description): the debate's words, with the node's own tooltip.
+    words = dataclasses.replace(
+        graph_words(),
         node_tooltip=_("%(id)s (%(label)s) — %(speaker)s, round %(round)s: %(claim)s"),
     )
-    return render_graph_svg(
+    svg = render_graph_svg(
         nodes=nodes, edges=edges, title=_("Your argument under attack"), words=words
     )
+    titles = {node.id: node.heading for node in nodes}
+    rows = [
+        GraphRow(
+            title=node.heading,
+            speaker=node.speaker,
+            label=node.label,
+            attacks=[titles[e.target] for e in edges if e.source == node.id and e.target in titles],
+            text=node.claim,
+        )
+        for node in nodes
+    ]
+    return svg, rows
 
 
 def status_context(stress: StressTest, *, user) -> dict:
@@ -152,6 +196,7 @@ def status_context(stress: StressTest, *, user) -> dict:
                 {
                     "kind": "reply",
                     "attack": reply,
+                    "by": speaker_name(reply.speaker),
                     "label": outcome.labels.get(reply_node(reply.from_key), ""),
                     "can_defend": open_for_answer(reply.from_key),
                 }
@@ -161,6 +206,7 @@ def status_context(stress: StressTest, *, user) -> dict:
         objections.append(
             {
                 "attack": attack,
+                "by": speaker_name(attack.speaker),
                 "element": element,
                 "element_name": names[element],
                 "type_name": dict(AttackType.choices).get(attack.type, attack.type),
@@ -173,9 +219,7 @@ def status_context(stress: StressTest, *, user) -> dict:
         )
     labels = outcome.labels
     stopped = debate.status == "stopped"
-    budget_stopped = stopped and is_budget_stop(
-        reason=debate.stop_reason, detail=debate.stop_detail
-    )
+    budget_stopped = stopped and is_budget_stop(reason=debate.stop_reason, code=debate.stop_code)
     return {
         "stress": stress,
         "debate": debate,
@@ -195,7 +239,7 @@ def status_context(stress: StressTest, *, user) -> dict:
             "OUT": sum(1 for v in labels.values() if v == "OUT"),
             "UNDEC": sum(1 for v in labels.values() if v == "UNDEC"),
         },
-        "svg": _svg(state, outcome),
+        **dict(zip(("svg", "graph_rows"), _graph(state, outcome), strict=True)),
         "failure_message": failure_message(debate=debate) if debate.status == "failed" else "",
         "stopped": stopped and not budget_stopped,
         "budget_stopped": budget_stopped,

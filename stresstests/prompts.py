@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from debates.prompts import Prompt, argument_lines, persona_system
+from debates.prompts import argument_lines, persona_system
 from debates.state import ArgumentView, AttackView, PersonaView
+from engine.calls import Prompt
 
 __all__ = ["attacks_prompt", "concessions_prompt", "defence_prompt", "reply_prompt"]
 

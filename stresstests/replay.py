@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from debates.models import AttackStatus, AttackType, DropReason, StopReason
-from debates.stopping import is_budget_stop
+from debates.models import AttackStatus, AttackType, DropReason
+from engine.stopping import STOPPED_REASONS, is_budget_stop
 from stresstests.mapping import element_of
 from stresstests.models import Defence, DefenceRefusal, StressTest
-from stresstests.presenters import ELEMENT_NAMES, STATUS_WORDS
+from stresstests.presenters import ELEMENT_NAMES, STATUS_WORDS, speaker_name
 from stresstests.stages import (
     CONCESSIONS_EVENT,
     DEFENCE_EVENT,
@@ -36,7 +36,7 @@ def _attack(payload: dict, elements: dict[str, str], student_key: str | None) ->
         )
     return {
         "key": payload.get("from") or "",
-        "by": payload.get("speaker", ""),
+        "by": speaker_name(payload.get("speaker", "")),
         "element_name": ELEMENT_NAMES().get(element or "", ""),
         "type_name": dict(AttackType.choices).get(payload.get("type"), payload.get("type")),
         "text": payload.get("counter_proposition", ""),
@@ -81,10 +81,10 @@ def _reply(payload: dict, replies: dict[str, str]) -> dict[str, Any]:
 
 
 def _end(payload: dict) -> dict[str, Any]:
-    reason, detail = payload.get("stop_reason", ""), payload.get("detail", "")
+    reason = payload.get("stop_reason", "")
     return {
-        "budget": is_budget_stop(reason=reason, detail=detail),
-        "stopped": reason == StopReason.CRITICAL_DEFECT,
+        "budget": is_budget_stop(reason=reason, code=payload.get("code", "")),
+        "stopped": reason in STOPPED_REASONS,
     }
 
 

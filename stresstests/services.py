@@ -9,10 +9,12 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from debates.models import Debate, DebateStatus, Persona
-from debates.services import debates_available, estimate_cost, launch
-from debates.stopping import is_budget_stop
-from limits.services import admit, lock_user
+from debates.services import estimate_cost
+from engine.admission import admit_run
+from engine.models import Debate, DebateStatus, Persona
+from engine.services import debates_available, launch
+from engine.stopping import is_budget_stop
+from limits.services import LimitReached
 from stresstests.mapping import elements_of
 from stresstests.models import Defence, DefenceStatus, StressTest
 from stresstests.outcome import answerable
@@ -27,6 +29,7 @@ __all__ = [
     "default_personas",
     "defend",
     "estimate",
+    "start_offline",
     "start_stress_test",
 ]
 
@@ -70,8 +73,7 @@ def start_stress_test(*, argument, user, persona_ids: Sequence[int]) -> StressTe
     elements = elements_of(argument)
     budget = estimate(personas)
     with transaction.atomic():
-        lock_user(user)
-        admit(user=user, action="stress_test", reserve_usd=budget)
+        admit_run(user=user, action="stress_test", reserve_usd=budget)
         debate = Debate.objects.create(
             format="stress",
             topic=elements["claim"][:2000],
@@ -87,9 +89,18 @@ def start_stress_test(*, argument, user, persona_ids: Sequence[int]) -> StressTe
     return stress
 
 
+def start_offline(*, argument, user) -> StressTest:
+    """An offline stress test of ``argument`` (stresstests/offline.py), run now."""
+    from stresstests.offline import start_offline_stress_test
+
+    if argument.owner_id != user.pk or not argument.is_complete:
+        raise StressError(_("Only a finished argument of yours can be stress-tested."))
+    return start_offline_stress_test(argument=argument, user=user)
+
+
 def _refusal_while(debate: Debate) -> str:
     """Why an answer cannot be taken now, and what to do instead."""
-    if is_budget_stop(reason=debate.stop_reason, detail=debate.stop_detail):
+    if is_budget_stop(reason=debate.stop_reason, code=debate.stop_code):
         return _(
             "This stress test reached its spending limit, so it cannot check new answers. "
             "Start a new stress test of your argument, or ask your instructor."
@@ -112,6 +123,18 @@ def defend(*, stress: StressTest, attack_key: str, text: str) -> Defence:
         debate = Debate.objects.select_for_update().get(pk=stress.debate_id)
         if debate.status != DebateStatus.DONE:
             raise StressError(_refusal_while(debate))
+        if not getattr(stress, "offline", False):
+            try:
+                # Checking an answer runs the engine again: it holds a place under
+                # the cap on runs and may spend the rest of the budget. Not a new
+                # start, so no rate. (An offline test's rules cost nothing.)
+                admit_run(
+                    user=stress.student,
+                    action=None,
+                    reserve_usd=max(debate.budget_usd - debate.cost_usd, Decimal(0)),
+                )
+            except LimitReached as refused:
+                raise StressError(refused.message) from refused
         state = load_state(debate)
         attack = answerable(state).get(attack_key)
         if attack is None:
@@ -128,5 +151,11 @@ def defend(*, stress: StressTest, attack_key: str, text: str) -> Defence:
         Debate.objects.filter(pk=debate.pk).update(
             status=DebateStatus.QUEUED, finished_at=None, stop_reason="", stop_detail=""
         )
-        launch(debate.pk)
+        if stress.offline:
+            # No model to wait for: the rules judge the answer now, in this transaction.
+            from stresstests.offline import resume_offline
+
+            resume_offline(stress)
+        else:
+            launch(debate.pk)
     return defence

@@ -20,17 +20,13 @@ from __future__ import annotations
 
 from debates import events
 from debates.budget import expected_output_tokens
-from debates.calls import CallSpec
-from debates.models import (
-    ArgumentOrigin,
-    Attack,
-    AttackStatus,
-    Debate,
-    DebateArgument,
-    StopReason,
-)
+from debates.models import ArgumentOrigin, Attack, AttackStatus, DebateArgument
 from debates.payloads import argument_payload
-from debates.stages import PERSONA_MAX_TOKENS, Attacks, StageOutcome, Validation
+from debates.stages import PERSONA_MAX_TOKENS, Attacks, Validation
+from engine import events as engine_events
+from engine.calls import CallSpec
+from engine.models import Debate, StopReason
+from engine.stages import StageOutcome
 from stresstests import prompts
 from stresstests.mapping import as_argument
 from stresstests.models import Concession, Defence, DefenceRefusal, DefenceStatus, StressTest
@@ -64,7 +60,7 @@ CHEAP_MAX_TOKENS = 600
 def _record_status(debate: Debate, state: StressState, step: str) -> None:
     payload = compute(state).as_payload()
     payload["step"] = step
-    events.record_event(debate=debate, type=STATUS_EVENT, payload=payload)
+    engine_events.record_event(debate=debate, type=STATUS_EVENT, payload=payload)
 
 
 class Student:
@@ -85,7 +81,7 @@ class Student:
             assumptions=list(shape.assumptions),
             origin=ArgumentOrigin.INITIAL,
         )
-        events.record_event(
+        engine_events.record_event(
             debate=debate,
             type=events.ARGUMENTS_SUBMITTED,
             payload={
@@ -141,7 +137,7 @@ class StressAttacks(Attacks):
         for result in results:
             if result.ok and result.spec.persona_id is not None and not result.parsed.attacks:
                 persona = state.debate.persona(result.spec.persona_id)
-                events.record_event(
+                engine_events.record_event(
                     debate=debate,
                     type=NO_OBJECTION_EVENT,
                     payload={"round": round, "persona": persona.name, "persona_id": persona.id},
@@ -208,7 +204,7 @@ class Concessions:
                 for key, conceded in verdicts.items()
             ]
         )
-        events.record_event(
+        engine_events.record_event(
             debate=debate,
             type=CONCESSIONS_EVENT,
             payload={
@@ -303,7 +299,7 @@ class DefenceStage:
 
 
 def _record_defence(debate: Debate, row: Defence) -> None:
-    events.record_event(
+    engine_events.record_event(
         debate=debate,
         type=DEFENCE_EVENT,
         payload={
@@ -414,7 +410,7 @@ class Reply:
             counter = reply.counter_proposition.strip()
             if counter:
                 key = _reply_node(debate, defence, attack, counter, reply.rationale.strip(), round)
-        events.record_event(
+        engine_events.record_event(
             debate=debate,
             type=REPLY_EVENT,
             payload={

@@ -7,10 +7,10 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
-from debates.models import Debate
 from debates.state import DebateState
 from debates.state import load_state as load_debate_state
 from debates.state import state_hash as debate_state_hash
+from engine.models import Debate
 from stresstests.models import Concession, Defence, StressTest
 
 __all__ = ["DefenceView", "StressState", "load_state", "state_hash"]

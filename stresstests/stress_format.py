@@ -1,4 +1,4 @@
-"""The stress test as a format of the shared debate engine (debates/formats.py).
+"""The stress test as a format of the shared engine (engine/formats.py).
 
 Route: ``student 0, attacks 1, validation 1, concessions 1``, then one
 ``defence n`` stage per answer the student gives, in order. A finished stress
@@ -11,12 +11,13 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from debates.formats import Format
-from debates.models import DebateStatus, StopReason
-from debates.stopping import is_budget_stop
+from debates import events as graph_events
+from engine.formats import Format
+from engine.models import DebateStatus
+from engine.stopping import STOPPED_REASONS, is_budget_stop
 from stresstests.models import DefenceRefusal
 from stresstests.outcome import ATTACK_ROUND, compute, student_argument
-from stresstests.stages import STAGES, leave_unchecked, reply_allowed
+from stresstests.stages import EVENT_TYPES, STAGES, leave_unchecked, reply_allowed
 from stresstests.state import StressState, load_state, state_hash
 
 __all__ = ["STRESS", "plan"]
@@ -64,14 +65,14 @@ def start_payload(debate) -> dict:
 
 
 def final_status(decision) -> str:
-    if decision.reason == StopReason.CRITICAL_DEFECT:
+    if decision.reason in STOPPED_REASONS:
         return DebateStatus.STOPPED
     return DebateStatus.DONE
 
 
 def on_finish(debate, decision, output) -> None:
     """An answer still waiting when the run ends will not be judged: mark it, with why."""
-    budget = is_budget_stop(reason=decision.reason, detail=decision.detail)
+    budget = is_budget_stop(reason=decision.reason, code=decision.code)
     leave_unchecked(debate, reason=DefenceRefusal.BUDGET if budget else DefenceRefusal.STOPPED)
 
 
@@ -83,7 +84,17 @@ def _replay_url(debate) -> str:
     return reverse("stresstests:replay", args=[debate.stress_test.pk])
 
 
+# Its own, and the graph debate's that its borrowed stages (attacks, validation) record.
+BORROWED_EVENT_TYPES = (
+    graph_events.ARGUMENTS_SUBMITTED,
+    graph_events.ATTACKS_GENERATED,
+    graph_events.VALIDATION_COMPLETE,
+    graph_events.GRAPH_UPDATE,
+    graph_events.PERSONA_FAILED,
+)
+
 STRESS = Format(
+    event_types=EVENT_TYPES + BORROWED_EVENT_TYPES,
     name="stress",
     label=_("Stress test"),
     stages=STAGES,
@@ -96,4 +107,9 @@ STRESS = Format(
     on_finish=on_finish,
     page_url=_page_url,
     replay_url=_replay_url,
+    plural_label=_("Stress tests"),
+    about=_("AI personas attack a finished argument and its author defends it."),
+    # A stress test starts from a finished argument, so the button leads to them.
+    new_label=_("Stress-test one of my arguments"),
+    new_url=lambda: reverse("coach:argument_list"),
 )

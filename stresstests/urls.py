@@ -12,4 +12,5 @@ urlpatterns = [
     path("stress/<int:pk>/retry/", views.stress_retry, name="retry"),
     path("stress/<int:pk>/replay/", views.stress_replay, name="replay"),
     path("stress/<int:pk>/graph.svg", views.stress_graph_svg, name="graph_svg"),
+    path("stress/<int:pk>/export.json", views.stress_export, name="export"),
 ]

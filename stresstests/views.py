@@ -1,7 +1,7 @@
 """The stress test's pages: start (personas, cost, key needed), result, status, defend.
 
 Who sees a stress test: its student; anyone signed in for a demo one; an
-instructor with the permission to view debates (debates/visibility.py).
+instructor with the permission to view debates (engine/visibility.py).
 Anyone else gets 404, on every URL.
 """
 
@@ -10,16 +10,17 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from coach.models import Argument
-from debates.services import RetryRefused, debates_available, retry_debate
-from debates.visibility import sees_every_debate
+from engine.services import RetryRefused, debates_available, retry_debate
+from engine.visibility import sees_every_debate
 from limits.services import LimitReached
-from stresstests import services
+from stresstests import offline, services
+from stresstests.exports import stress_test_json
 from stresstests.models import StressTest
 from stresstests.presenters import status_context
 from stresstests.replay import replay_steps
@@ -28,6 +29,7 @@ from untrusted import parse_id
 __all__ = [
     "stress_defend",
     "stress_detail",
+    "stress_export",
     "stress_graph_svg",
     "stress_replay",
     "stress_retry",
@@ -61,9 +63,12 @@ def stress_start(request: HttpRequest, argument_id: int) -> HttpResponse:
         ids = [parse_id(value) for value in request.POST.getlist("personas")]
         chosen = [i for i in ids if i is not None]
         try:
-            stress = services.start_stress_test(
-                argument=argument, user=request.user, persona_ids=chosen
-            )
+            if request.POST.get("offline"):
+                stress = services.start_offline(argument=argument, user=request.user)
+            else:
+                stress = services.start_stress_test(
+                    argument=argument, user=request.user, persona_ids=chosen
+                )
         except (services.StressError, LimitReached) as refusal:
             error = str(refusal.messages[0] if hasattr(refusal, "messages") else refusal)
         else:
@@ -81,6 +86,7 @@ def stress_start(request: HttpRequest, argument_id: int) -> HttpResponse:
             "error": error,
             "previous": argument.stress_tests.select_related("debate").order_by("-created_at"),
             "demo": StressTest.objects.filter(debate__is_demo=True).first(),
+            "scheme": offline.scheme_for(argument),
         },
         status=400 if error else 200,
     )
@@ -131,6 +137,15 @@ def stress_retry(request: HttpRequest, pk: int) -> HttpResponse:
     except (RetryRefused, LimitReached):
         messages.error(request, _("This stress test cannot be retried now."))
     return redirect("stresstests:detail", pk=stress.pk)
+
+
+@login_required
+@require_GET
+def stress_export(request: HttpRequest, pk: int) -> JsonResponse:
+    stress = _get_stress_for_user(request, pk)
+    response = JsonResponse(stress_test_json(stress=stress), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="stress-test-{stress.pk}.json"'
+    return response
 
 
 @login_required

@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from coach.models import Argument
-from debates.models import Persona
+from engine.models import Persona
 from tests.fakes.stress_model import FakeStressModel
 
 GROUNDS = "Cities with bike lanes report fewer traffic deaths per trip."

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from debates.models import Attack, AttackStatus, DebateEvent, DebateStatus, DropReason
+from debates.models import Attack, AttackStatus, DropReason
+from engine.models import DebateEvent, DebateStatus
 from stresstests import services
 from tests.stresstests.support import settle
 

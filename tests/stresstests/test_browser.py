@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from coach.models import Argument
-from debates.models import Persona
+from engine.models import Persona
 from tests.browser import sign_in
 from tests.fakes.stress_model import FakeStressModel
 from tests.stresstests.conftest import ELEMENTS, SCRIPT

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from debates.ledger import spent_usd
-from debates.models import Debate, DebateEvent, DebateStatus, StopReason
+from engine.ledger import spent_usd
+from engine.models import Debate, DebateEvent, DebateStatus, StopReason
 from stresstests import services
 from stresstests.models import Defence, DefenceRefusal, DefenceStatus
 from tests.stresstests.support import settle
@@ -42,7 +42,7 @@ def test_it_says_the_spending_limit_was_reached_and_marks_the_answer_not_checked
     stress = settle(stress)
 
     debate = stress.debate
-    assert (debate.status, debate.stop_reason) == (DebateStatus.STOPPED, StopReason.CRITICAL_DEFECT)
+    assert (debate.status, debate.stop_reason) == (DebateStatus.STOPPED, StopReason.BUDGET)
     assert "DefenceVerdict" not in stress_model.requests
     defence = Defence.objects.get()
     assert (defence.status, defence.reason) == (DefenceStatus.UNCHECKED, DefenceRefusal.BUDGET)

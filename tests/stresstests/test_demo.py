@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils.html import escape
 
-from debates.models import DebateEvent, DebateStatus, LLMCall
+from engine.models import DebateEvent, DebateStatus, LLMCall
 from stresstests.models import Defence, StressTest
 
 pytestmark = pytest.mark.django_db
@@ -48,9 +48,12 @@ def test_it_says_a_key_is_needed_for_a_new_stress_test(
 
     page = client.get(reverse("stresstests:start", args=[finished_argument.pk])).content.decode()
 
-    assert "Key needed" in page and "See the demo stress test" in page
+    assert "AI service is not set up yet" in page and "See the demo stress test" in page
+    assert "ANTHROPIC_API_KEY" not in page  # a student never reads a server variable
+    # The personas' run is refused; the critical questions are offered instead.
     response = client.post(reverse("stresstests:start", args=[finished_argument.pk]))
     assert response.status_code == 400
+    assert 'name="offline"' in page
 
 
 def test_it_says_the_result_in_spanish(no_anthropic_key, client, ada) -> None:
@@ -61,5 +64,25 @@ def test_it_says_the_result_in_spanish(no_anthropic_key, client, ada) -> None:
         reverse("stresstests:detail", args=[stress.pk]), HTTP_ACCEPT_LANGUAGE="es"
     ).content.decode()
 
-    assert "Tu tesis resiste todas las objeciones planteadas" in page
+    assert "Tu afirmación resiste todas las objeciones planteadas" in page
     assert "Ya respondida por tu refutación" in page
+
+
+def test_it_marks_the_arguments_words_with_its_language_on_a_spanish_page(
+    no_anthropic_key, client, ada
+) -> None:
+    """An English argument read in Spanish: the referee's words are the content's,
+    marked lang="en" (read aloud as English), not run into a Spanish sentence."""
+    from tests.config.untranslated import text_nodes
+
+    call_command("load_demo_stress_test")
+    stress = StressTest.objects.get()
+    refused = Defence.objects.get(status="refused")
+
+    page = client.get(
+        reverse("stresstests:detail", args=[stress.pk]), HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+
+    assert f'<span class="referee" lang="en">{escape(refused.explanation)}</span>' in page
+    spanish = " ".join(text for text, _behind in text_nodes(page))  # skips lang="en"
+    assert "No aceptada" in spanish and refused.explanation not in spanish

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from debates.models import Debate
+from engine.models import Debate
 from stresstests import services
 from tests.stresstests.support import settle
 
@@ -82,3 +82,27 @@ def test_it_answers_hostile_persona_ids_without_a_5xx(client, finished_argument)
     url = reverse("stresstests:start", args=[finished_argument.pk])
     response = client.post(url, {"personas": ["x", "-1", "99999999999999999999999"]})
     assert response.status_code == 400
+
+
+def test_it_shows_built_in_personas_in_the_readers_language_and_others_as_written(
+    client, settings, finished_argument, fake_anthropic
+) -> None:
+    from debates.persona_words import BUILT_IN
+    from engine.models import Persona
+
+    Persona.objects.all().delete()
+    Persona.objects.create(name="The Empiricist", worldview=BUILT_IN["The Empiricist"])
+    # A built-in persona whose worldview an instructor rewrote, and one of their own.
+    Persona.objects.create(name="The Guardian", worldview="Mi propia visión, escrita a mano.")
+    Persona.objects.create(name="Ms Reyes", worldview="Argues from the classroom.")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    start = client.get(reverse("stresstests:start", args=[finished_argument.pk])).content.decode()
+    assert "El Empirista" in start and "Confía más en los resultados medidos" in start
+    assert "The Empiricist" not in start and "Trusts measured outcomes" not in start
+    assert "El Guardián" in start and "Mi propia visión, escrita a mano." in start
+    assert "Ms Reyes" in start and "Argues from the classroom." in start
+    form = client.get("/debates/new/").content.decode()
+    assert "El Empirista" in form and "The Empiricist" not in form and "Ms Reyes" in form
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    english = client.get(reverse("stresstests:start", args=[finished_argument.pk])).content
+    assert "The Empiricist" in english.decode() and "Trusts measured outcomes" in english.decode()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from debates.models import Attack, DebateEvent
+from debates.models import Attack
+from engine.models import DebateEvent
 from stresstests import services
 from tests.stresstests.support import settle
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from debates.models import Attack, AttackStatus, DebateEvent, DebateStatus, LLMCall, StageRun
+from debates.models import Attack, AttackStatus
+from engine.models import DebateEvent, DebateStatus, LLMCall, StageRun
 from stresstests import services
 from stresstests.models import Defence, DefenceStatus
 from tests.stresstests.conftest import GROUNDS
