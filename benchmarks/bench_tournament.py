@@ -1,4 +1,4 @@
-"""Benchmark: a 4-model tournament against a model with a fixed 200 ms latency (issue 10 §5).
+"""Benchmark: a 4-model tournament against a model with a fixed 200 ms latency.
 
 Processes, as in bench_debates.py: the fake Anthropic server playing the
 scripted tournament model (tests/fakes/tournament_model.py, here converging
@@ -25,7 +25,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.bench_debates import ROOT, _child_env, _stop
+from benchmarks.bench_debates import ROOT, _child_env, _start_fake_server, _stop
 
 __all__ = ["main", "respond", "timed_cosine"]
 
@@ -57,36 +57,6 @@ def timed_cosine(text_a: str, text_b: str) -> float:
     return value
 
 
-def _start_fake_server(env: dict[str, str]):
-    import re
-    import subprocess
-
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tests.fakes.anthropic_server",
-            "--port",
-            "0",
-            "--latency-ms",
-            str(LATENCY_MS),
-            "--responder",
-            "benchmarks.bench_tournament:respond",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    line = process.stdout.readline()
-    found = re.search(r"http://[\d.]+:\d+", line)
-    if not found:
-        process.kill()
-        raise RuntimeError(f"fake server did not start: {line!r}")
-    return process, found.group(0)
-
-
 def _child(runs: int) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from decimal import Decimal
@@ -99,9 +69,9 @@ def _child(runs: int) -> int:
     from django.conf import settings
 
     from benchmarks import bench_tournament as this  # the module TOURNAMENT_SEMANTIC imports
-    from debates.models import Debate, LLMCall, StageRun
-    from debates.orchestrator import run_debate
-    from tournaments import semantic, stages
+    from engine.models import Debate, LLMCall, StageRun
+    from engine.orchestrator import run_debate
+    from tournaments import converging, semantic
     from tournaments.services import create_tournament
 
     price = {"input": Decimal("1"), "output": Decimal("5")}
@@ -111,8 +81,7 @@ def _child(runs: int) -> int:
     measured = []
     for run in range(runs + 1):
         # Each run measures its own checks: forget the per-process cache of cascades.
-        cached = getattr(stages, "_cascade", None) or stages._cascade_without_arbiter
-        cached.cache_clear()
+        converging._cascade.cache_clear()
         semantic._vectors.clear()  # and the embeddings: every run embeds its texts afresh
         this.EMBEDDING_SECONDS.clear()
         tournament = create_tournament(
@@ -196,7 +165,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     runs = 1 if os.environ.get("BENCH_QUICK") == "1" else 3
     with tempfile.TemporaryDirectory(prefix="bench-tournament-") as tmp:
-        server, base_url = _start_fake_server({**os.environ, "PYTHONPATH": str(ROOT)})
+        server, base_url = _start_fake_server(
+            {**os.environ, "PYTHONPATH": str(ROOT)},
+            responder="benchmarks.bench_tournament:respond",
+            latency_ms=LATENCY_MS,
+        )
         try:
             env = _child_env(sqlite_path=Path(tmp) / "bench.sqlite3", base_url=base_url)
             completed = subprocess.run(

@@ -1,6 +1,9 @@
-"""Model tournaments (issue 10). For now only the pure logic lives here.
+"""Model tournaments: a format of the engine in which models meet in a bracket.
 
-Elo ratings, bracket seeding, budget allocation, convergence and the reply
-shapes are plain Python with no Django import, so they can be tested on
-their own; the Django app (models, orchestration, pages) is built on top.
+Each match is challenges and defences judged by an arbiter, until the two
+models' recommendations converge or the match's budget share runs out; the
+winners rise in Elo ratings per decision type. The arithmetic is pure (no
+Django): `elo`, `bracket`, `budget`, `convergence` and the reply shapes in
+`schemas` and `verdicts`; the models, the stages on the engine, the pages,
+the response cache and the command line are the Django app around them.
 """

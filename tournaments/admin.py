@@ -1,4 +1,4 @@
-"""The instructors' view of tournaments (issue 10): tournaments, matches, ratings, cache.
+"""The instructors' view of tournaments: tournaments, matches, ratings, cache.
 
 Everything is a record of what happened and is shown read-only: a match's
 turns, verdict and the rating changes it caused would disagree with each
@@ -32,6 +32,8 @@ class RatingChangeInline(ReadOnlyInline):
     model = RatingChange
     fk_name = "rating"
     fields = ("match", "before", "after", "created_at")
+    # created_at is not editable: listed only as read-only, or the form cannot be built (a 500).
+    readonly_fields = fields
 
 
 @admin.register(Tournament)

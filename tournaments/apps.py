@@ -1,15 +1,13 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
-    verbose_name = "Tournaments"
+    verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from debates.events import register_event_types
-        from debates.formats import register_format
-        from tournaments.events import EVENT_TYPES
+        from engine.formats import register_format
         from tournaments.format import TOURNAMENT
 
         register_format(TOURNAMENT)
-        register_event_types(*EVENT_TYPES)

@@ -1,4 +1,4 @@
-"""Seeding and pairing a single-elimination bracket of 2-5 models (issue 10).
+"""Seeding and pairing a single-elimination bracket of 2-5 models.
 
 Standard seeding: models are ranked by their current rating for the
 tournament's decision type (highest first; ties by model id, so the same

@@ -1,5 +1,5 @@
 """The money side of a tournament: refusing an estimate over budget, and
-sharing the budget across bracket rounds (issue 10).
+sharing the budget across bracket rounds.
 
 Amounts are US dollars as ``Decimal``, kept to the millionth of a dollar
 (``MONEY_QUANTUM``): one model call can cost a fraction of a cent, so cents

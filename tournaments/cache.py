@@ -1,9 +1,9 @@
-"""The response cache: identical model requests within a TTL answered from a table (issue 10).
+"""The response cache: identical model requests within a TTL answered from a table.
 
 Keyed by the request hash (model, prompt, schema, tools: everything that
 shapes the answer), so only a byte-identical request hits. The reply's JSON
 text is stored zlib-compressed. A hit is recorded in the debate's ledger at
-cost 0 by the call runner (debates/calls.py), so a resumed run replays it
+cost 0 by the call runner (engine/calls.py), so a resumed run replays it
 exactly like a paid call. Entries live ``settings.TOURNAMENT_CACHE_TTL_SECONDS``
 (default 7 days); an expired entry is a miss and is replaced by the next
 paid reply. A tournament created with ``no_cache`` neither reads nor writes.

@@ -1,4 +1,4 @@
-"""Small server-rendered line charts for the tournament pages (issue 10).
+"""Small server-rendered line charts for the tournament pages.
 
 Pure geometry, no Django: a series of numbers becomes SVG coordinates in a
 fixed view box, which a template draws as ``<polyline>`` and ``<circle>``

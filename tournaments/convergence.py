@@ -1,4 +1,4 @@
-"""How far two models' current recommendations agree, measured cheapest first (issue 10).
+"""How far two models' current recommendations agree, measured cheapest first.
 
 Three methods, tried in order, each stopping the cascade when it is sure:
 

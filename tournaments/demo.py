@@ -1,9 +1,9 @@
-"""The demo tournament: a recorded tournament, shipped as a fixture, loaded once (issue 10).
+"""The demo tournament: a recorded tournament, shipped as a fixture, loaded once.
 
 A newcomer without an API key cannot run a tournament, but can open this
 one: its bracket, matches, transcripts, convergence charts, and the ratings
 it produced on the leaderboard. It is a ``Debate`` with ``is_demo`` set, so
-every signed-in user sees it (debates/visibility.py), and its pages say it
+every signed-in user sees it (engine/visibility.py), and its pages say it
 was played by scripted models.
 
 The fixture (tournaments/fixtures/demo_tournament.json) is recorded by
@@ -23,7 +23,8 @@ from typing import Any
 
 from django.db import transaction
 
-from debates.models import Debate
+from engine.models import Debate
+from engine.stop_messages import legacy_code
 from tournaments.models import Match, Rating, RatingChange, Tournament, Turn
 
 __all__ = ["DEMO_FIXTURE", "import_tournament", "load_demo_tournament", "tournament_json"]
@@ -110,6 +111,12 @@ def _when(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
+def _stop_code(detail: str) -> dict:
+    """The recorded run predates stop codes: its English sentence is read back once."""
+    code, params = legacy_code(detail) or ("", {})
+    return {"stop_code": code, "stop_params": params}
+
+
 @transaction.atomic
 def import_tournament(*, data: dict[str, Any], is_demo: bool) -> Debate:
     """Rows for one exported tournament, with new ids; ratings replayed from its changes."""
@@ -120,6 +127,7 @@ def import_tournament(*, data: dict[str, Any], is_demo: bool) -> Debate:
         format="tournament",
         is_demo=is_demo,
         **{name: fields[name] for name in _DEBATE},
+        **_stop_code(fields["stop_detail"]),
         budget_usd=Decimal(fields["budget_usd"]),
         cost_usd=Decimal(fields["cost_usd"]),
         output=fields["output"],

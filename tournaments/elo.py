@@ -1,7 +1,7 @@
-"""Elo ratings per (model, decision type) for model tournaments (issue 10).
+"""Elo ratings per (model, decision type) for model tournaments.
 
 The arithmetic is Arpad Elo's rating system as FIDE uses it for chess,
-with the figures issue 10 fixes:
+with these figures:
 
 * every (model, decision type) starts at ``INITIAL_RATING`` = 1200;
 * the expected score of A against B is ``1 / (1 + 10 ** ((Rb - Ra) / 400))``;

@@ -1,4 +1,4 @@
-"""The live events of a tournament, recorded in each stage's transaction (debates/events.py).
+"""The live events of a tournament, recorded in each stage's transaction (engine/events.py).
 
 Payloads (JSON), for the live bracket and match pages:
 

@@ -1,6 +1,6 @@
-"""The tournament as a format of the shared debate engine (debates/formats.py, issue 10).
+"""The tournament as a format of the shared engine (engine/formats.py).
 
-Stages and route: tournaments/stages.py; state: tournaments/state.py;
+Stages: tournaments/stages.py; route: tournaments/route.py; state: tournaments/state.py;
 the stored outcome: tournaments/result.py.
 """
 
@@ -9,10 +9,12 @@ from __future__ import annotations
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
 
-from debates.formats import Format
-from debates.models import Debate
+from engine.formats import Format
+from engine.models import Debate
+from tournaments.events import EVENT_TYPES
 from tournaments.result import tournament_result
-from tournaments.stages import STAGES, route
+from tournaments.route import route
+from tournaments.stages import STAGES
 from tournaments.state import load_state, state_hash
 
 __all__ = ["FORMAT_NAME", "TOURNAMENT", "start_payload"]
@@ -39,6 +41,7 @@ def _page_url(debate: Debate) -> str:
 
 
 TOURNAMENT = Format(
+    event_types=EVENT_TYPES,
     name=FORMAT_NAME,
     label=_("Model tournament"),
     stages=STAGES,
@@ -48,4 +51,8 @@ TOURNAMENT = Format(
     final_output=tournament_result,
     start_payload=start_payload,
     page_url=_page_url,
+    plural_label=_("Model tournaments"),
+    about=_("Models answer a decision question, challenge each other in matches, and are rated."),
+    new_label=_("New tournament"),
+    new_url=lambda: reverse("tournaments:new"),
 )

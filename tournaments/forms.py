@@ -1,22 +1,30 @@
-"""The new-tournament form (issue 10): the page's edge; create_tournament re-checks everything."""
+"""The new-tournament form: the page's edge; create_tournament re-checks everything."""
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_UP, Decimal
 
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from casefiles.models import CaseFile
+from tournaments.model_names import model_display_name
 from tournaments.models import DecisionTypeChoice
-from tournaments.services import DEFAULT_MODELS
+from tournaments.services import DEFAULT_MODELS, estimate_tournament_cost
 
 __all__ = ["TournamentForm", "model_choices"]
 
+MIN_BUDGET_USD = Decimal("0.01")
+MAX_BUDGET_USD = Decimal("100")
+
 
 def model_choices() -> list[tuple[str, str]]:
-    return [(m, m) for m in getattr(settings, "TOURNAMENT_MODELS", DEFAULT_MODELS)]
+    """(id, readable name): a student picks "Claude Opus 5.5"; the page shows the id small
+    to instructors (templates/tournaments/new.html)."""
+    return [
+        (m, model_display_name(m)) for m in getattr(settings, "TOURNAMENT_MODELS", DEFAULT_MODELS)
+    ]
 
 
 class TournamentForm(forms.Form):
@@ -62,8 +70,8 @@ class TournamentForm(forms.Form):
     )
     budget_usd = forms.DecimalField(
         label=_("Budget (USD)"),
-        min_value=Decimal("0.01"),
-        max_value=Decimal("100"),
+        min_value=MIN_BUDGET_USD,
+        max_value=MAX_BUDGET_USD,
         decimal_places=2,
         initial=Decimal("1.00"),
     )
@@ -77,6 +85,25 @@ class TournamentForm(forms.Form):
         # Only what the user may read (their own and the public ones): anything else
         # posted by hand is an invalid choice, shown on the field.
         self.fields["case_file"].queryset = CaseFile.objects.for_user(user).order_by("title")
+        if not getattr(user, "is_staff", False):
+            # A student is asked for no dollar budget (as on the debate form): the
+            # estimate shown is the cost, and the tournament gets half again as much.
+            del self.fields["budget_usd"]
+
+    def budget(self) -> Decimal:
+        """The chosen budget (staff), or half again the estimate, in whole cents (students)."""
+        if "budget_usd" in self.fields:
+            return self.cleaned_data["budget_usd"]
+        cost = estimate_tournament_cost(
+            models=self.cleaned_data["models"],
+            max_rounds=self.cleaned_data["max_rounds"],
+            cheap_model=settings.CHEAP_MODEL,
+            prices=settings.LLM_PRICES,
+            context=self.cleaned_data.get("context") or "",
+        )
+        budget = (cost * Decimal("1.5")).quantize(Decimal("0.01"), rounding=ROUND_UP)
+        # Above the ceiling, create_tournament refuses the estimate in plain words.
+        return min(max(budget, MIN_BUDGET_USD), MAX_BUDGET_USD)
 
     def clean_models(self) -> list[str]:
         chosen = self.cleaned_data["models"]

@@ -1,4 +1,4 @@
-"""A model tournament's rows (issue 10), on top of one ``debates.Debate`` row.
+"""A model tournament's rows, on top of one ``debates.Debate`` row.
 
 A tournament IS a debate of ``format="tournament"``: the ``Debate`` row holds
 the question (``topic``), the budget, the creator, the status, the events,
@@ -21,6 +21,7 @@ from decimal import Decimal
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.elo import INITIAL_RATING
@@ -52,7 +53,10 @@ class DecisionTypeChoice(models.TextChoices):
 
 class Tournament(models.Model):
     debate = models.OneToOneField(
-        "debates.Debate", on_delete=models.CASCADE, related_name="tournament"
+        "engine.Debate",
+        on_delete=models.CASCADE,
+        related_name="tournament",
+        verbose_name=_("debate"),
     )
     decision_type = models.CharField(
         _("decision type"), max_length=20, choices=DecisionTypeChoice.choices
@@ -94,7 +98,7 @@ class Tournament(models.Model):
         verbose_name_plural = _("tournaments")
 
     def __str__(self) -> str:
-        return f"Tournament {self.debate_id}"
+        return gettext("Tournament %(id)s") % {"id": self.debate_id}
 
     @property
     def cache_hit_rate(self) -> float | None:
@@ -110,7 +114,9 @@ class MatchStatus(models.TextChoices):
 
 
 class Match(models.Model):
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="matches")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="matches", verbose_name=_("tournament")
+    )
     bracket_round = models.PositiveSmallIntegerField(_("bracket round"))
     slot = models.PositiveSmallIntegerField(_("slot"))
     model_a = models.CharField(_("model A"), max_length=100)
@@ -146,8 +152,8 @@ class Match(models.Model):
     failure_reason = models.TextField(_("why it failed"), blank=True, default="")
     # {"model", "other", "stage", "service"} of a forfeit: the page words it in its language.
     failure_detail = models.JSONField(_("failure detail"), default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         ordering = ["bracket_round", "slot"]
@@ -160,7 +166,11 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.model_a} v {self.model_b} (round {self.bracket_round})"
+        return gettext("%(a)s v %(b)s (round %(round)s)") % {
+            "a": self.model_a,
+            "b": self.model_b,
+            "round": self.bracket_round,
+        }
 
     @property
     def is_finished(self) -> bool:
@@ -174,7 +184,9 @@ class TurnKind(models.TextChoices):
 
 
 class Turn(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="turns")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="turns", verbose_name=_("match")
+    )
     round = models.PositiveSmallIntegerField(_("round"))  # 0 for the initial recommendations
     kind = models.CharField(_("kind"), max_length=10, choices=TurnKind.choices)
     model = models.CharField(_("model"), max_length=100)  # who wrote it
@@ -184,10 +196,14 @@ class Turn(models.Model):
     tool_calls = models.JSONField(_("research"), default=list, blank=True)
     # A challenge sent back once under the no-yes-man rule.
     sent_back = models.BooleanField(_("sent back"), default=False)
-    cost_usd = models.DecimalField(max_digits=12, decimal_places=6, default=Decimal("0"))
-    created_at = models.DateTimeField(auto_now_add=True)
+    cost_usd = models.DecimalField(
+        _("cost (USD)"), max_digits=12, decimal_places=6, default=Decimal("0")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("turn")
+        verbose_name_plural = _("turns")
         ordering = ["match", "round", "id"]
         constraints = [
             models.UniqueConstraint(
@@ -196,7 +212,11 @@ class Turn(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} by {self.model} (round {self.round})"
+        return gettext("%(kind)s by %(model)s (round %(round)s)") % {
+            "kind": self.get_kind_display(),
+            "model": self.model,
+            "round": self.round,
+        }
 
 
 class Rating(models.Model):
@@ -210,7 +230,7 @@ class Rating(models.Model):
     matches_played = models.PositiveIntegerField(_("matches played"), default=0)
     matches_won = models.PositiveIntegerField(_("matches won"), default=0)
     draws = models.PositiveIntegerField(_("draws"), default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         ordering = ["decision_type", "-rating", "model"]
@@ -221,19 +241,25 @@ class Rating(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.model} ({self.decision_type}): {self.rating}"
+        return f"{self.model} ({self.get_decision_type_display()}): {self.rating}"
 
 
 class RatingChange(models.Model):
     """One match's effect on one rating: the history for the chart, and the apply-once guard."""
 
-    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="history")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
-    before = models.DecimalField(max_digits=8, decimal_places=2)
-    after = models.DecimalField(max_digits=8, decimal_places=2)
-    created_at = models.DateTimeField(auto_now_add=True)
+    rating = models.ForeignKey(
+        Rating, on_delete=models.CASCADE, related_name="history", verbose_name=_("rating")
+    )
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="rating_changes", verbose_name=_("match")
+    )
+    before = models.DecimalField(_("before"), max_digits=8, decimal_places=2)
+    after = models.DecimalField(_("after"), max_digits=8, decimal_places=2)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["created_at", "id"]
         constraints = [
             models.UniqueConstraint(fields=["rating", "match"], name="tournament_rating_once")
@@ -246,15 +272,15 @@ class RatingChange(models.Model):
 class CachedResponse(models.Model):
     """A model reply kept for identical requests (same request hash) until it expires."""
 
-    request_hash = models.CharField(max_length=64, unique=True)
-    model = models.CharField(max_length=100)
+    request_hash = models.CharField(_("request hash"), max_length=64, unique=True)
+    model = models.CharField(_("model"), max_length=100)
     # zlib-compressed UTF-8 of the reply's raw JSON text.
-    body = models.BinaryField()
-    input_tokens = models.PositiveIntegerField(default=0)
-    output_tokens = models.PositiveIntegerField(default=0)
-    hits = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
-    expires_at = models.DateTimeField(db_index=True)
+    body = models.BinaryField(_("body"))
+    input_tokens = models.PositiveIntegerField(_("input tokens"), default=0)
+    output_tokens = models.PositiveIntegerField(_("output tokens"), default=0)
+    hits = models.PositiveIntegerField(_("hits"), default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"), db_index=True)
 
     class Meta:
         verbose_name = _("cached response")

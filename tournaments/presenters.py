@@ -1,4 +1,4 @@
-"""What the tournament pages show, built from the rows (issue 10). Views only call these."""
+"""What the tournament pages show, built from the rows. Views only call these."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Avg, Count, Q, Sum
+from django.utils.translation import gettext as _
 
-from debates.models import Debate
+from engine.models import Debate
+from tournaments import notices
 from tournaments.bracket import round_count
 from tournaments.charts import line_chart
 from tournaments.models import Match, MatchStatus, Rating, RatingChange, Tournament, Turn, TurnKind
@@ -65,13 +67,15 @@ def transcript(match: Match) -> list[dict]:
     for r, entry in scores.items():
         defences = [row for row in rows if row["turn"].round == r and row["turn"].kind == "defence"]
         if defences:
-            defences[-1]["convergence"] = entry
+            method = notices.method_name(str(entry.get("method", "")))
+            defences[-1]["convergence"] = {**entry, "method_name": method}
     return rows
 
 
 def convergence_chart(match: Match):
     points = [(str(c["round"]), float(c["score"])) for c in match.convergence_scores]
-    return line_chart({"convergence": points}, low=0, high=100) if points else None
+    # The series' name is the chart's legend: a word of the page, in its language.
+    return line_chart({_("convergence"): points}, low=0, high=100) if points else None
 
 
 def _confidences(decision_type: str) -> dict[str, float]:

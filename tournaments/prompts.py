@@ -1,4 +1,4 @@
-"""The prompts of a tournament, as pure functions of its saved state (issue 10).
+"""The prompts of a tournament, as pure functions of its saved state.
 
 Same state in, same bytes out: the ledger (and the response cache) know a
 request by the hash of its bytes, so nothing here may depend on time,
@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from debates.prompts import Prompt
+from engine.calls import Prompt
 
 __all__ = [
     "SYSTEM",

@@ -1,21 +1,19 @@
-"""A finished tournament as text: the CLI's progress lines and its exports (issue 10).
+"""A finished tournament as text: the CLI's progress lines and its exports.
 
 Pure functions of plain data (the stored ``TournamentResult`` dict, event
 payloads, turn dicts), so the command, the tests and anything else render
-the same words. Formats: ``json`` (the result plus the tournament's
-settings, for machines), ``markdown`` (for people and documents),
-``summary`` (a few lines for a terminal).
+the same words. Formats: ``markdown`` (for people and documents) and
+``summary`` (a few lines for a terminal); ``json`` is tournaments/exports.py,
+the same document as the page's download.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 __all__ = [
     "EXPORT_FORMATS",
-    "export_json",
     "export_markdown",
     "export_summary",
     "progress_line",
@@ -48,10 +46,6 @@ def progress_line(event_type: str, payload: Mapping[str, Any]) -> str | None:
     if event_type in ("debate_complete", "debate_error"):
         return event_type.replace("_", " ")
     return None
-
-
-def export_json(header: Mapping[str, Any], result: Mapping[str, Any]) -> str:
-    return json.dumps({**header, "result": dict(result)}, indent=2, ensure_ascii=False)
 
 
 def _match_line(m: Mapping[str, Any]) -> str:

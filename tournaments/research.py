@@ -1,4 +1,4 @@
-"""Research during a tournament: the ``research`` tool a model may call (issue 10).
+"""Research during a tournament: the ``research`` tool a model may call.
 
 In a challenge or a defence a model may run up to ``MAX_QUERIES`` (2)
 research queries through the Messages API's tool use (llm/tools.py). A query

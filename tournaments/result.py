@@ -1,4 +1,4 @@
-"""``TournamentResult``: what a finished tournament stores in ``Debate.output`` (issue 10).
+"""``TournamentResult``: what a finished tournament stores in ``Debate.output``.
 
 Keys (JSON): ``finalWinner``, ``finalRecommendation``, ``matches`` (one dict
 per match: bracket round, slot, models, status, winner, loser, rounds,
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from debates.models import Debate
-from debates.stopping import StopDecision
+from engine.models import Debate
+from engine.stopping import StopDecision
 from tournaments.models import Match, Turn, TurnKind
 from tournaments.state import TournamentState
 

@@ -1,4 +1,4 @@
-"""The shapes of a model's structured replies in a tournament (issue 10).
+"""The shapes of a model's structured replies in a tournament.
 
 Three kinds of reply: a recommendation (``RecommendationDraft``, which the
 orchestrator wraps into ``ModelResponse`` with the call's metadata), a

@@ -1,4 +1,4 @@
-"""Semantic convergence: cosine similarity of sentence embeddings (issue 10).
+"""Semantic convergence: cosine similarity of sentence embeddings.
 
 The embedding model is ``sentence-transformers/all-MiniLM-L6-v2`` (Reimers &
 Gurevych, "Sentence-BERT", EMNLP 2019; the model card on Hugging Face),

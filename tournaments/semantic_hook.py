@@ -1,4 +1,4 @@
-"""Where the tournament finds its semantic convergence method (issue 10).
+"""Where the tournament finds its semantic convergence method.
 
 The embedding model is optional. A module ``tournaments.semantic`` that
 defines ``cosine(text_a, text_b) -> float`` (raising

@@ -1,4 +1,4 @@
-"""Starting a tournament, and its cost estimate (issue 10).
+"""Starting a tournament, and its cost estimate.
 
 A tournament is a ``debates.Debate`` row of ``format="tournament"`` plus its
 ``Tournament`` row; it runs on the shared engine (``debates.services.launch``:
@@ -25,9 +25,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from debates.models import Debate, DebateStatus
-from debates.services import NO_KEY_MESSAGE, debates_available, launch
-from limits.services import LimitReached, admit, is_exempt, lock_user
+from engine.admission import admit_run
+from engine.models import Debate
+from engine.services import NO_KEY_MESSAGE, debates_available, launch
 from llm import PriceTable, Usage, cost_usd
 from tournaments.bracket import (
     MAX_MODELS,
@@ -41,7 +41,7 @@ from tournaments.budget import BudgetExceeded, check_estimate
 from tournaments.elo import DecisionType
 from tournaments.format import FORMAT_NAME
 from tournaments.models import Rating, Tournament
-from tournaments.stages import EXPECTED_TOKENS
+from tournaments.turns import EXPECTED_TOKENS
 
 __all__ = [
     "DEFAULT_MODELS",
@@ -219,22 +219,6 @@ def estimate_tournament_cost(
     return (per_match * (len(models) - 1)).quantize(Decimal("0.000001"), rounding=ROUND_CEILING)
 
 
-def _admit(user, budget: Decimal) -> None:
-    lock_user(user)
-    cap = settings.MAX_RUNNING_DEBATES_PER_USER
-    if cap > 0 and not is_exempt(user):
-        running = Debate.objects.filter(
-            creator=user, status__in=[DebateStatus.QUEUED, DebateStatus.RUNNING]
-        ).count()
-        if running >= cap:
-            raise LimitReached(
-                f"You already have {running} debates or tournaments queued or running. "
-                "Wait until one finishes, then start the next one.",
-                code="too_many_running",
-            )
-    admit(user=user, action="tournament", reserve_usd=budget)
-
-
 def create_tournament(
     *,
     user,
@@ -295,7 +279,7 @@ def create_tournament(
     authenticated = getattr(user, "is_authenticated", False)
     with transaction.atomic():
         if authenticated:
-            _admit(user, budget)
+            admit_run(user=user, action="tournament", reserve_usd=budget)
         debate = Debate.objects.create(
             format=FORMAT_NAME,
             topic=question,

@@ -1,4 +1,4 @@
-"""A tournament's saved rows as immutable values: the input of every stage (issue 10).
+"""A tournament's saved rows as immutable values: the input of every stage.
 
 Stages build their calls only from this state, so a resumed run rebuilds
 byte-identical requests and the ledger replays the ones already paid. Money
@@ -16,11 +16,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from debates.models import Debate
+from engine.models import Debate
 from tournaments.bracket import Pairing, first_round, next_round, round_count
 from tournaments.models import Match, MatchStatus, TurnKind
 from tournaments.schemas import ChallengeResponse, yes_man_problem
@@ -227,10 +227,33 @@ def load_state(debate: Debate) -> TournamentState:
     )
 
 
+def _plain(value: object) -> object:
+    """What ``json.dumps`` writes for a value it cannot: a view's fields (a match's
+    database id left out), else the value as text."""
+    if isinstance(value, MatchView):
+        return {k: v for k, v in vars(value).items() if k != "id"}
+    if isinstance(value, TournamentState | TurnView):
+        return vars(value)
+    return str(value)
+
+
+# The last states hashed, by identity: each state is hashed twice (a stage's
+# output hash, the next stage's input hash). The views hold dicts, so they are
+# not hashable and lru_cache cannot key on them.
+_HASHED: list[tuple[TournamentState, str]] = []
+
+
 def state_hash(state: TournamentState) -> str:
-    """sha256 of the state's canonical JSON (the StageRun audit chain)."""
-    data = asdict(state)
-    for match in data["matches"]:
-        match.pop("id")
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
+    """sha256 of the state's canonical JSON (the StageRun audit chain).
+
+    The JSON ``dataclasses.asdict`` gave (pinned in tests/tournaments), built
+    without its deep copy of every turn's content: ``json.dumps`` turns each
+    view into its fields as it meets it.
+    """
+    for seen, digest in _HASHED:
+        if seen is state:
+            return digest
+    text = json.dumps(state, sort_keys=True, separators=(",", ":"), default=_plain)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    _HASHED[:] = [*_HASHED[-3:], (state, digest)]
+    return digest

@@ -10,5 +10,6 @@ urlpatterns = [
     path("tournaments/health/", views.tournament_health, name="health"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="detail"),
     path("tournaments/<int:pk>/bracket/", views.tournament_bracket, name="bracket"),
+    path("tournaments/<int:pk>/export.json", views.tournament_export, name="export"),
     path("tournaments/<int:pk>/matches/<int:match_pk>/", views.tournament_match, name="match"),
 ]

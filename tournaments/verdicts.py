@@ -1,4 +1,4 @@
-"""The arbiter's structured replies (issue 10): a convergence judgement and a match verdict.
+"""The arbiter's structured replies: a convergence judgement and a match verdict.
 
 Capped like every reply schema (tests/llm/test_reply_caps.py): strings and
 lists are bounded far above an honest reply.

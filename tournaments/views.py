@@ -1,7 +1,7 @@
 """The tournament pages: new (with its estimate), the bracket (live, then the result),
-a match, the leaderboard and system health (issue 10).
+a match, the leaderboard and system health.
 
-Who sees what is the debates' rule (debates/visibility.py): a tournament is
+Who sees what is the debates' rule (engine/visibility.py): a tournament is
 a debate, so a user sees their own and the demo ones, and another user's is
 a 404. The leaderboard and health pages show only aggregates (ratings,
 rates), to every signed-in user. Live updates: the bracket page follows the
@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from debates import presenters as debate_presenters
-from debates.models import Debate, DebateStatus
-from debates.visibility import visible_debates
+from engine.models import Debate, DebateStatus
+from engine.visibility import visible_debates
 from limits.services import LimitReached
 from llm import api_key_configured
-from tournaments import notices, presenters
+from tournaments import exports, notices, presenters
 from tournaments.budget import BudgetExceeded
 from tournaments.forms import TournamentForm
 from tournaments.models import DecisionTypeChoice, Match
@@ -32,6 +32,7 @@ __all__ = [
     "tournament_bracket",
     "tournament_detail",
     "tournament_estimate",
+    "tournament_export",
     "tournament_health",
     "tournament_leaderboard",
     "tournament_match",
@@ -58,7 +59,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                 question=data["question"],
                 decision_type=data["decision_type"],
                 models=data["models"],
-                budget_usd=data["budget_usd"],
+                budget_usd=form.budget(),
                 max_rounds=data["max_rounds"],
                 convergence_threshold=data["convergence_threshold"],
                 force_diversity=data["force_diversity"],
@@ -124,6 +125,17 @@ def tournament_bracket(request: HttpRequest, pk: int) -> HttpResponse:
     """The bracket (and, once finished, the result) alone: the live page re-fetches it."""
     debate = _tournament_for(request, pk)
     return render(request, "tournaments/detail.html#live", _detail_context(request, debate))
+
+
+@login_required
+@require_GET
+def tournament_export(request: HttpRequest, pk: int) -> JsonResponse:
+    """The tournament as JSON (tournaments/exports.py): settings, budget, matches with their
+    transcripts, the ratings before and after, the result; the command line writes the same."""
+    debate = _tournament_for(request, pk)
+    response = JsonResponse(exports.tournament_json(debate=debate), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="tournament-{debate.pk}.json"'
+    return response
 
 
 @login_required

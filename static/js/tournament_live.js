@@ -23,9 +23,23 @@
     }, 150);
   }
 
+  // Too many live pages open in this account: the server says so in a sentence and
+  // asks the browser (retry:) to wait half a minute before it tries again.
+  function showRefusal(message) {
+    let note = root.querySelector(".stream-refused");
+    if (!note) {
+      note = Object.assign(document.createElement("p"), { className: "notice stream-refused" });
+      note.setAttribute("role", "status");
+      root.prepend(note);
+    }
+    note.textContent = JSON.parse(message.data).detail;
+    root.dataset.connection = "refused";
+  }
+
   const source = new EventSource(root.dataset.eventsUrl);
   root.dataset.connection = "connecting";
   source.onopen = () => { root.dataset.connection = "open"; };
+  source.addEventListener("stream_refused", showRefusal);
   source.onerror = () => {
     root.dataset.connection = source.readyState === EventSource.CLOSED ? "closed" : "reconnecting";
   };

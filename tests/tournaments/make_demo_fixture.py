@@ -1,8 +1,9 @@
 """Record the demo tournament that ships in tournaments/fixtures/demo_tournament.json.
 
-The words are scripted (``FakeTournamentModel``: each model recommends its
-own database, challenges with three weaknesses, and from round 2 adopts the
-common answer, except one stubborn model); everything else is the real
+The words are scripted (``DemoTournamentModel``, tests/fakes/tournament_demo_script.py:
+each model recommends its own database with a plan a team would recognise,
+challenges with three real weaknesses and their evidence, answers them, and
+from round 2 adopts the common answer, except one stubborn model); everything else is the real
 thing: the shared engine runs the tournament through the real SDK against
 the fake Anthropic server, and the bracket, the convergence cascade, the
 verdicts and the Elo ratings are computed by the pipeline. Re-record it after
@@ -23,7 +24,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from tests.fakes.tournament_model import FakeTournamentModel
+from tests.fakes.tournament_demo_script import DemoTournamentModel
 
 QUESTION = "Which database for a 10,000-student course platform?"
 MODELS = ["scripted-atlas", "scripted-birch", "scripted-cedar", "scripted-dune"]
@@ -38,8 +39,8 @@ def record() -> dict[str, Any]:
 
     django.setup()
     call_command("migrate", verbosity=0)
-    from debates.models import Debate
-    from debates.orchestrator import run_debate
+    from engine.models import Debate
+    from engine.orchestrator import run_debate
     from tests.fakes.anthropic_server import FakeAnthropicServer
     from tournaments.demo import tournament_json
     from tournaments.services import create_tournament
@@ -47,7 +48,7 @@ def record() -> dict[str, Any]:
     settings.LLM_PRICES = {**settings.LLM_PRICES, **{m: PRICE for m in MODELS}}
     settings.TOURNAMENT_SEMANTIC = ""  # the recording must not depend on the optional model
     server = FakeAnthropicServer().start()
-    server.responder = FakeTournamentModel(
+    server.responder = DemoTournamentModel(
         converge_at=2,
         stubborn={"scripted-dune"},
         strength={"scripted-cedar": 85, "scripted-atlas": 75, "scripted-birch": 62},

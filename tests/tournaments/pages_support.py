@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from debates.models import Debate
-from debates.orchestrator import run_debate
+from engine.models import Debate
+from engine.orchestrator import run_debate
 from tests.tournaments.conftest import MODELS
 from tournaments.services import create_tournament
 

@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connections
 
-from debates.models import Debate
-from debates.orchestrator import run_debate
+from engine.models import Debate
+from engine.orchestrator import run_debate
 from tests.browser import sign_in
 from tests.tournaments.conftest import MODELS
 from tournaments.services import create_tournament

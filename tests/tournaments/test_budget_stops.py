@@ -6,9 +6,9 @@ from decimal import Decimal
 
 import pytest
 
-from debates.models import Debate, DebateStatus, StopReason
-from debates.orchestrator import run_debate
-from tournaments import stages
+from engine.models import Debate, DebateStatus, StopReason
+from engine.orchestrator import run_debate
+from tournaments import challenges
 from tournaments.budget import BudgetExceeded
 from tournaments.models import Match, MatchStatus, Tournament
 from tournaments.services import create_tournament, estimate_tournament_cost
@@ -59,7 +59,7 @@ def test_the_estimate_grows_with_models_and_rounds(settings) -> None:
 
 def test_a_match_whose_share_runs_out_goes_to_the_verdict_early(fake_model, monkeypatch) -> None:
     fake_model.stubborn = {"alpha-1", "beta-1"}
-    monkeypatch.setattr(stages, "_match_share", lambda state, br: Decimal("0.000001"))
+    monkeypatch.setattr(challenges, "match_share", lambda state, br: Decimal("0.000001"))
     tournament = _create("5")
 
     run_debate(debate_id=tournament.debate_id)
@@ -80,5 +80,5 @@ def test_the_tournament_stops_cleanly_when_the_budget_is_spent(fake_model) -> No
 
     debate = Debate.objects.get(pk=tournament.debate_id)
     assert debate.status == DebateStatus.STOPPED
-    assert debate.stop_reason == StopReason.CRITICAL_DEFECT
-    assert debate.output["complete"] is False and "Budget" in debate.output["stopDetail"]
+    assert (debate.stop_reason, debate.stop_code) == (StopReason.BUDGET, "budget")
+    assert debate.output["complete"] is False and "is left" in debate.output["stopDetail"]

@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from debates.models import Debate, DebateStatus, LLMCall
-from debates.orchestrator import run_debate
+from engine.models import Debate, DebateStatus, LLMCall
+from engine.orchestrator import run_debate
 from tournaments.cache import compress, decompress
 from tournaments.models import CachedResponse, Tournament
 from tournaments.services import create_tournament

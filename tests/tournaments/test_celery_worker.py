@@ -16,7 +16,7 @@ from decimal import Decimal
 import pytest
 from django.db.models import Count, Sum
 
-from debates.models import Debate, DebateStatus, LLMCall
+from engine.models import Debate, DebateStatus, LLMCall
 from tests.debates.test_celery_worker import (  # noqa: F401 - the workers fixture
     SHORT_TIMEOUT_S,
     _wait_for,

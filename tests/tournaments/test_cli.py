@@ -14,6 +14,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tests.fakes.tournament_model import CONSENSUS
+from tests.schemas import schema_errors
 from tests.tournaments.conftest import MODELS
 from tournaments.models import Match, Rating, Tournament, Turn
 from tournaments.services import DEFAULT_MODELS
@@ -59,6 +60,11 @@ def test_it_runs_a_tournament_and_exports_json(fake_model) -> None:
     assert len(result["matches"]) == 3 == Match.objects.count()
     assert all(m["convergence"] == [100.0] for m in result["matches"])
     assert Rating.objects.filter(decision_type="database").count() == 4
+    # The page's download, word for word: format, version, budget, the ratings it moved.
+    assert schema_errors(data, "argue-tournament.v1") == []
+    assert (data["format"], data["version"], data["budgetUsd"]) == ("argue-tournament", 1, "5.0000")
+    assert {r["model"] for r in data["ratings"]} == set(MODELS)
+    assert all(r["before"] == "1200.00" for r in data["ratings"])
     # Progress lines, the selection and the transcript go to stderr, not into the JSON.
     assert "Models in seed order:" in err
     assert "match_started" not in err and "started" in err

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
-from debates.models import Debate
+from engine.models import Debate
 from tests.tournaments.pages_support import finished_tournament
 from tournaments.demo import DEMO_FIXTURE, import_tournament, tournament_json
 from tournaments.models import Match, Rating, RatingChange
@@ -92,3 +92,18 @@ def test_it_words_the_demo_s_disputed_match_in_spanish(client, no_anthropic_key)
     assert "el juicio del árbitro" in page or "similitud del texto" in page
     # The chart's coordinates are not localised ("12,5" would break the SVG).
     assert 'cx="' in page and not re.search(r'c[xy]="\d+,\d', page)
+
+
+def test_the_demo_reads_like_real_plans() -> None:
+    data = json.loads(DEMO_FIXTURE.read_text(encoding="utf-8"))
+    words = json.dumps(data)
+    # No placeholder text: real plans, weaknesses with evidence, answers to them.
+    assert "Weakness 1 of the plan" not in words and "Evidence 1" not in words
+    assert "Answered." not in words and "argued better." not in words
+    challenges = [
+        t["content"] for m in data["matches"] for t in m["turns"] if t["kind"] == "challenge"
+    ]
+    weaknesses = {w["weakness"] for c in challenges for w in c["critical_weaknesses"]}
+    assert len(weaknesses) >= 6 and all(
+        w["evidence"] for c in challenges for w in c["critical_weaknesses"]
+    )

@@ -6,11 +6,11 @@ from decimal import Decimal
 
 import pytest
 
-from debates.models import Debate, DebateStatus, LLMCall, StageRun
-from debates.orchestrator import run_debate
+from engine.models import Debate, DebateStatus, LLMCall, StageRun
+from engine.orchestrator import run_debate
 from tests.fakes.tournament_model import CONSENSUS
 from tests.tournaments.conftest import FIFTH, MODELS
-from tournaments import stages
+from tournaments import judging
 from tournaments.models import Match, MatchStatus, Rating, RatingChange, Turn
 from tournaments.schemas import ModelResponse
 from tournaments.services import create_tournament
@@ -140,7 +140,7 @@ def test_it_sends_a_soft_challenge_back_once(fake_model) -> None:
 def test_a_resumed_tournament_applies_each_match_once(
     fake_anthropic, fake_model, monkeypatch
 ) -> None:
-    real_apply = stages._apply_elo
+    real_apply = judging.apply_elo
     crashed = []
 
     def apply_then_die(match, decision_type):
@@ -150,7 +150,7 @@ def test_a_resumed_tournament_applies_each_match_once(
             crashed.append(match.pk)
             raise RuntimeError("worker killed")
 
-    monkeypatch.setattr(stages, "_apply_elo", apply_then_die)
+    monkeypatch.setattr(judging, "apply_elo", apply_then_die)
     tournament = _start()
     debate = _run(tournament)
     assert debate.status == DebateStatus.FAILED and crashed

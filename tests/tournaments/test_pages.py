@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from decimal import ROUND_UP, Decimal
+
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from debates.models import Debate
+from engine.models import Debate
 from tests.tournaments.conftest import MODELS
 from tests.tournaments.pages_support import finished_tournament
 from tournaments.models import Match, Rating, Tournament
+from tournaments.services import estimate_tournament_cost
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,7 +87,7 @@ def test_it_escapes_the_question_and_model_words(client, ada, fake_model) -> Non
 def test_it_says_a_key_is_needed_without_one(client, ada, no_anthropic_key) -> None:
     page = client.get(reverse("tournaments:new")).content.decode()
 
-    assert "An Anthropic API key (ANTHROPIC_API_KEY) is needed to run tournaments." in page
+    assert "AI service is not set up yet" in page and "ANTHROPIC_API_KEY" not in page
     assert "disabled" in page
 
 
@@ -106,7 +110,7 @@ def test_it_starts_a_tournament_from_the_form(client, ada, fake_anthropic, tourn
             "models": MODELS[:2],
             "max_rounds": "2",
             "convergence_threshold": "80",
-            "budget_usd": "2.00",
+            "budget_usd": "0.01",  # a student names no budget: a posted one is ignored
         },
     )
 
@@ -114,11 +118,30 @@ def test_it_starts_a_tournament_from_the_form(client, ada, fake_anthropic, tourn
     assert response.status_code == 302
     assert response["Location"] == reverse("tournaments:detail", args=[tournament.debate_id])
     assert tournament.debate.creator == ada and tournament.decision_type == "cache"
+    # Half again the estimate, as on the debate form: enough to finish, never a student's guess.
+    estimate = estimate_tournament_cost(
+        models=MODELS[:2],
+        max_rounds=2,
+        cheap_model=settings.CHEAP_MODEL,
+        prices=settings.LLM_PRICES,
+    )
+    assert tournament.debate.budget_usd == (estimate * Decimal("1.5")).quantize(
+        Decimal("0.01"), rounding=ROUND_UP
+    )
+
+
+def test_it_asks_a_student_for_no_dollar_budget_and_staff_for_one(client, ada) -> None:
+    assert "budget_usd" not in client.get(reverse("tournaments:new")).content.decode()
+    ada.is_staff = True
+    ada.save()
+    assert 'name="budget_usd"' in client.get(reverse("tournaments:new")).content.decode()
 
 
 def test_it_refuses_a_budget_below_the_estimate_in_plain_words(
     client, ada, fake_anthropic, tournament_prices
 ) -> None:
+    ada.is_staff = True  # staff name a budget; a student's is half again the estimate
+    ada.save()
     page = client.post(
         reverse("tournaments:new"),
         {
@@ -163,6 +186,17 @@ def test_it_ranks_models_on_the_leaderboard_with_a_chart(client, ada, grace, fak
     assert "Which database for a 10,000-student" not in html
 
 
+def test_it_shows_draws_beside_wins_and_says_why_a_finalist_may_have_none(client, ada) -> None:
+    Rating.objects.create(
+        model="gamma-1", decision_type="database", matches_played=2, matches_won=0, draws=2
+    )
+    html = client.get(reverse("tournaments:leaderboard"), {"decision_type": "database"})
+    row = html.content.decode().split('<th scope="row">gamma-1</th>')[1].split("</tr>")[0]
+    # Played 2, won 0, drawn 2: the number a finalist's zero is explained by.
+    assert [cell.split(">")[1] for cell in row.split("<td")[2:5]] == ["2</td", "0</td", "2</td"]
+    assert "can reach the final with no match won" in html.content.decode()
+
+
 def test_it_reports_system_health(client, ada, fake_model) -> None:
     finished_tournament(user=ada)
 
@@ -189,3 +223,15 @@ def test_it_explains_a_failed_tournament_in_plain_words(client, ada, fake_model)
     assert "The AI service was unavailable" in page
     assert "529" not in page and debate.error not in page
     assert reverse("debates:retry", args=[debate.pk]) in page
+
+
+def test_it_offers_models_by_name_and_shows_the_id_to_instructors(client, ada, settings) -> None:
+    settings.TOURNAMENT_MODELS = ["claude-opus-5-5", "claude-sonnet-4-5-20250929"]
+    page = client.get(reverse("tournaments:new")).content.decode()
+    assert "<span>Claude Opus 5.5</span>" in page and "<span>Claude Sonnet 4.5</span>" in page
+    assert 'value="claude-opus-5-5"' in page  # what the form sends is still the id
+    assert "<code>claude-opus-5-5</code>" not in page and ">claude-opus-5-5<" not in page
+    ada.is_staff = True
+    ada.save()
+    staff = client.get(reverse("tournaments:new")).content.decode()
+    assert "<code>claude-sonnet-4-5-20250929</code>" in staff

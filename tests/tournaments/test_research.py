@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from debates.models import Debate, DebateStatus, LLMCall
-from debates.orchestrator import run_debate
+from engine.models import Debate, DebateStatus, LLMCall
+from engine.orchestrator import run_debate
 from tournaments.models import Turn
 from tournaments.research import Research, search_text
 from tournaments.services import create_tournament

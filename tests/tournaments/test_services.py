@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
-from debates.models import Debate, DebateStatus
+from engine.models import Debate, DebateStatus
 from limits.services import LimitReached
 from tournaments.models import Rating, Tournament
 from tournaments.services import (

@@ -1,8 +1,8 @@
-"""``manage.py tournament``: run a model tournament from the command line (issue 10).
+"""``manage.py tournament``: run a model tournament from the command line.
 
 It creates the tournament (``tournaments.services.create_tournament``: the
 same checks as the page, without a user's quota), runs it in this process on
-the shared engine (``debates.orchestrator.run_debate``), prints one progress
+the shared engine (``engine.orchestrator.run_debate``), prints one progress
 line per live event on stderr, and writes the export on stdout.
 
 Exit status: 0 when the tournament finished, 1 when it ran but failed or
@@ -13,6 +13,7 @@ cannot make a bracket).
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from decimal import Decimal, InvalidOperation
@@ -23,9 +24,9 @@ from django.db.models.signals import post_save
 
 from casefiles.models import CaseFile
 from debates import presenters as debate_presenters
-from debates.models import Debate, DebateEvent, DebateStatus
-from debates.orchestrator import run_debate
-from tournaments import reports
+from engine.models import Debate, DebateEvent, DebateStatus
+from engine.orchestrator import run_debate
+from tournaments import exports, reports
 from tournaments.budget import BudgetExceeded
 from tournaments.elo import DecisionType
 from tournaments.models import Match, Rating, Turn
@@ -273,7 +274,9 @@ class Command(BaseCommand):
         }
         result = debate.output or {}
         if kind == "json":
-            return reports.export_json(header, result)
+            # The page's download, word for word: format, version, budget, ratings moved.
+            document = exports.tournament_json(debate=debate)
+            return json.dumps(document, indent=2, ensure_ascii=False)
         if kind == "markdown":
             return reports.export_markdown(header, result)
         return reports.export_summary(header, result)

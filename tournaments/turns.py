@@ -1,0 +1,190 @@
+"""What a tournament's stages write for the two sides of a match.
+
+Every call of a stage is tagged with its match and side (``keyed``), so the
+results come back grouped by match (``by_match``); ``save_turns`` stores a
+turn for each side that answered, what it cost (from the ledger, replayed calls
+included), and a forfeit for a side that did not (tournaments/forfeits.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from decimal import Decimal
+from typing import Any
+
+from engine import events
+from engine.calls import CallResult, CallSpec
+from engine.models import Debate, LLMCall
+from engine.stopping import StopDecision
+from tournaments import events as tournament_events
+from tournaments import research
+from tournaments.cache import cache_for
+from tournaments.forfeits import both_failed, forfeit
+from tournaments.models import Match, Turn, TurnKind
+from tournaments.schemas import (
+    ModelResponse,
+)
+from tournaments.state import TournamentState, split_round
+
+__all__ = [
+    "ARBITER_MAX_TOKENS",
+    "EXPECTED_TOKENS",
+    "MODEL_MAX_TOKENS",
+    "add_cost",
+    "by_match",
+    "call_spec",
+    "costs_by_hash",
+    "finished_event",
+    "keyed",
+    "ledger_rows",
+    "save_turns",
+    "turn_content",
+]
+
+
+MODEL_MAX_TOKENS = 2000
+ARBITER_MAX_TOKENS = 1200
+EXPECTED_TOKENS = {"initial": 700, "challenge": 800, "defence": 800, "arbiter": 300, "verdict": 500}
+
+
+def finished_event(debate: Debate, match: Match, ratings: dict | None = None) -> None:
+    events.record_event(
+        debate=debate,
+        type=tournament_events.MATCH_FINISHED,
+        payload={
+            "match": match.pk,
+            "bracket_round": match.bracket_round,
+            "status": match.status,
+            "winner": match.winner,
+            "loser": match.loser,
+            "is_disputed": match.is_disputed,
+            "reason": match.failure_reason or match.disputed_reason,
+            "ratings": ratings or {},
+        },
+    )
+
+
+def call_spec(
+    state: TournamentState,
+    *,
+    stage: str,
+    code: int,
+    model: str,
+    prompt,
+    output_model,
+    expected: str,
+    agent: str,
+    tools: bool = False,
+) -> CallSpec:
+    arbiter = agent == "arbiter"
+    return CallSpec(
+        stage=stage,
+        round=code,
+        persona_id=None,
+        model=model,
+        prompt=prompt,
+        output_model=output_model,
+        max_tokens=ARBITER_MAX_TOKENS if arbiter else MODEL_MAX_TOKENS,
+        expected_output_tokens=EXPECTED_TOKENS[expected],
+        agent=agent[:40],
+        cache=None if state.no_cache else cache_for(state.tournament_id),
+        tools=research.toolbox(state) if tools else None,
+    )
+
+
+def ledger_rows(debate: Debate, results: list[CallResult]) -> dict[str, dict[str, Any]]:
+    """The ledger rows of the stage's requests (replayed calls included), by request hash."""
+    hashes = [r.spec.request_hash for r in results]
+    rows = LLMCall.objects.filter(debate=debate, request_hash__in=hashes).values(
+        "request_hash", "cost_usd", "input_tokens", "output_tokens", "latency_ms"
+    )
+    return {row["request_hash"]: row for row in rows}
+
+
+def costs_by_hash(debate: Debate, results: list[CallResult]) -> dict[str, Decimal]:
+    """What each request cost, from the ledger, by request hash."""
+    return {h: row["cost_usd"] for h, row in ledger_rows(debate, results).items()}
+
+
+def turn_content(kind: str, model: str, result: CallResult, row: dict[str, Any] | None) -> dict:
+    """A turn's stored reply; an initial recommendation gets the call's metadata."""
+    if kind != TurnKind.INITIAL:
+        return result.parsed.model_dump(mode="json")
+    row = row or {}
+    response = ModelResponse(
+        **result.parsed.model_dump(),
+        model_id=model,
+        input_tokens=row.get("input_tokens", 0),
+        output_tokens=row.get("output_tokens", 0),
+        response_seconds=round(row.get("latency_ms", 0) / 1000, 3),
+    )
+    return response.model_dump(mode="json")
+
+
+def add_cost(match: Match, model: str, cost: Decimal) -> None:
+    costs = dict(match.costs)
+    costs[model] = str(Decimal(costs.get(model, "0")) + cost)
+    match.costs = costs
+    match.cost_usd += cost
+
+
+def by_match(
+    results: list[CallResult], match_ids: dict | None = None
+) -> dict[int, dict[str, CallResult]]:
+    grouped: dict[int, dict[str, CallResult]] = {}
+    for result in results:
+        key, model = result.spec.tag
+        match_id = match_ids[key] if match_ids is not None else key
+        grouped.setdefault(match_id, {})[model] = result
+    return grouped
+
+
+def save_turns(
+    debate: Debate,
+    state: TournamentState,
+    *,
+    stage: str,
+    code: int,
+    kind: str,
+    results: list[CallResult],
+    match_ids: dict | None = None,
+) -> StopDecision | None:
+    """Turns for every side that answered; forfeits for sides that did not."""
+    _, r = split_round(code)
+    ledger = ledger_rows(debate, results)
+    for match_id, sides in by_match(results, match_ids).items():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        failed = {model: res for model, res in sides.items() if not res.ok}
+        if len(failed) == 2:
+            return both_failed(state, stage=stage, code=code, match=match, failed=failed)
+        for model, res in sides.items():
+            row = ledger.get(res.spec.request_hash)
+            cost = row["cost_usd"] if row else Decimal(0)
+            add_cost(match, model, cost)
+            if res.ok:
+                Turn.objects.create(
+                    match=match,
+                    round=r,
+                    kind=kind,
+                    model=model,
+                    content=turn_content(kind, model, res, row),
+                    tool_calls=list(res.tool_calls),
+                    cost_usd=cost,
+                )
+        for model, res in failed.items():
+            forfeit(match, model=model, error=res.error, stage=stage)
+        match.save()
+        saved = [model for model, res in sides.items() if res.ok]
+        events.record_event(
+            debate=debate,
+            type=tournament_events.MATCH_TURNS,
+            payload={"match": match.pk, "round": r, "kind": kind, "models": saved},
+        )
+        if failed:
+            finished_event(debate, match)
+    return None
+
+
+def keyed(spec: CallSpec, match_key: Any, model: str) -> CallSpec:
+    """The spec tagged with its match (an id, or ("slot", n) before the match exists)."""
+    return dataclasses.replace(spec, tag=(match_key, model))
