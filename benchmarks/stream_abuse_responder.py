@@ -2,7 +2,7 @@
 
 A student whose message contains ``MISBEHAVE`` gets a misbehaving model: a
 1 MB ``assistantText`` in 12-character pieces (about 83,000 SSE events),
-the stream that froze the server before issue 8. Everyone else gets the
+the stream that once froze the server. Everyone else gets the
 ordinary coach reply of bench_coach, streamed in 12-character pieces 20 ms
 apart, so twenty students' streams overlap for a while as real ones do.
 """

@@ -2,11 +2,22 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django.setup(set_prefix=False)  # what get_asgi_application() does before its handler
 
-application = get_asgi_application()
+from django.core.asgi import get_asgi_application  # noqa: E402
+
+from config.request_threads import POOLABLE, PooledThreadsASGIHandler, RequestThreads  # noqa: E402
+
+# Django's ASGIHandler, but each request's sync thread comes from a pool instead of
+# being started in the event loop (config/request_threads.py says why). 32 idle
+# threads cover the requests this process serves at once; past that more are made.
+if POOLABLE:
+    application = PooledThreadsASGIHandler(RequestThreads(keep=32))
+else:
+    application = get_asgi_application()
 
 from django.conf import settings  # noqa: E402  (settings need the app set up first)
 
@@ -16,3 +27,16 @@ if settings.SERVE_STATIC:
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     application = ASGIStaticFilesHandler(application)
+
+# Outermost: wrappers named in settings (a product app's code, by its dotted path),
+# e.g. the request body limit, which must count bytes before Django reads them.
+from django.utils.module_loading import import_string  # noqa: E402
+
+for dotted_path in settings.ASGI_WRAPPERS:
+    application = import_string(dotted_path)(application)
+
+# Outermost of all: /healthz is answered in the event loop, before any of the above
+# (config/health.py says why: through Django it waited on a dozen thread hops).
+from config.health import HealthzFirst  # noqa: E402
+
+application = HealthzFirst(application)

@@ -40,7 +40,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG else ""
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # Django's admin on the site's AdminSite: every admin search is bounded (config/admin_tools.py).
+    "config.apps.ArgueAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -50,6 +51,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "coach",
+    "engine",
     "debates",
     "trials",
     "limits",
@@ -59,22 +61,32 @@ INSTALLED_APPS = [
     "stresstests",
     "classroom",
     "feedback",
+    "discussions",
+    "home",
     "lti_tool",
     "lti",
+    "accounts",
     "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Lets the LMS that launched a session frame its pages (lti/framing.py): between
+    # django-csp and the session, CSRF and clickjacking middleware, on purpose.
+    "lti.middleware.LtiFramingMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Before anything reads the body (CSRF reads the form): a body over the limit is a 413.
+    "limits.body.RefusedBodyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Sign-in and password-reset requests from an address over its allowance: a 429.
+    "accounts.middleware.SignInThrottleMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -104,6 +116,19 @@ ASGI_APPLICATION = "config.asgi.application"
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    # Under ASGI each request runs its sync code in a thread of its own, so without a
+    # pool every request opens a PostgreSQL connection and closes it (conn_max_age
+    # cannot keep one): a millisecond of this process's CPU, a new server process and
+    # several milliseconds of waiting, per request. DATABASE_POOL_SIZE > 0 keeps up to
+    # that many open (Django's psycopg pool); a request past it waits up to 10 s for
+    # one. Size it above the requests served at once, streams included (docs/coach.md).
+    DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "0"))
+    if DATABASE_POOL_SIZE > 0 and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": min(4, DATABASE_POOL_SIZE),
+            "max_size": DATABASE_POOL_SIZE,
+            "timeout": 10,
+        }
 else:
     DATABASES = {
         "default": {
@@ -137,8 +162,9 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
-# A signed-in student lands on their own page (their arguments, trials, debates).
-LOGIN_REDIRECT_URL = "dashboard"
+# Sign-in lands a student on their own page (their arguments, trials, debates) and
+# staff on their classes (home.views.signed_in).
+LOGIN_REDIRECT_URL = "signed_in"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
@@ -161,6 +187,8 @@ SERVE_STATIC = env_bool("SERVE_STATIC", default=DEBUG)
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    # The language choice too: never sent over plain http when the session is not.
+    LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 # --- HTTPS and browser security headers -------------------------------------
 # With DEBUG off, `manage.py check --deploy` passes on these defaults: plain
@@ -223,16 +251,34 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
 }
-# A debate's worker holds it for this long between heartbeats (debates/claiming.py);
+# A debate's worker holds it for this long between heartbeats (engine/claiming.py);
 # longer than one model call with its retries.
 # Case files (casefiles/): the largest upload accepted as a source.
 # Seconds an LMS (LTI token, roster, grade passback) may take to answer one call.
 LTI_PLATFORM_TIMEOUT_SECONDS = float(os.environ.get("LTI_PLATFORM_TIMEOUT_SECONDS", "10"))
+# Origins besides each registered platform's own that may frame the LTI pages
+# (e.g. "https://school.instructure.com" when the platform's URLs name another host).
+LTI_FRAME_ANCESTORS = env_list("LTI_FRAME_ANCESTORS")
 CASEFILE_MAX_UPLOAD_BYTES = int(os.environ.get("CASEFILE_MAX_UPLOAD_BYTES", str(10 * 1024 * 1024)))
+# One source may make at most so many spans, one case file hold so many spans and
+# sources: a million one-word lines would otherwise take minutes and gigabytes.
+CASEFILE_MAX_SPANS_PER_SOURCE = int(os.environ.get("CASEFILE_MAX_SPANS_PER_SOURCE", "5000"))
+CASEFILE_MAX_SPANS_PER_CASE_FILE = int(os.environ.get("CASEFILE_MAX_SPANS_PER_CASE_FILE", "20000"))
+CASEFILE_MAX_SOURCES = int(os.environ.get("CASEFILE_MAX_SOURCES", "200"))
 # Form fields other than files: a pasted source of 1,000,000 characters, percent-encoded,
 # fits (Django's 2.5 MB default would answer a bare 400). Files stream to disk past 2.5 MB.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 8 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2621440
+# The largest request body read at all: a bigger one, declared or chunked, is cut and
+# answered 413 before it reaches a view (limits/body.py). The largest upload or form fits.
+MAX_REQUEST_BODY_BYTES = int(
+    os.environ.get(
+        "MAX_REQUEST_BODY_BYTES",
+        str(max(CASEFILE_MAX_UPLOAD_BYTES, DATA_UPLOAD_MAX_MEMORY_SIZE) + 1024 * 1024),
+    )
+)
+# ASGI wrappers around the whole site, innermost first (config/asgi.py applies them).
+ASGI_WRAPPERS = ["limits.body.BodyLimit"]
 
 DEBATE_LEASE_SECONDS = float(os.environ.get("DEBATE_LEASE_SECONDS", "300"))
 
@@ -263,6 +309,10 @@ RATE_LIMITS = {
     "tournament": (int(os.environ.get("RATE_TOURNAMENTS_PER_HOUR", "6")), 3600),
     "stress_test": (int(os.environ.get("RATE_STRESS_TESTS_PER_HOUR", "6")), 3600),
     "inquiry": (int(os.environ.get("RATE_INQUIRIES_PER_HOUR", "6")), 3600),
+    # Sources added to case files (pasted or uploaded; a PDF is read in a process of its own).
+    "source": (int(os.environ.get("RATE_SOURCES_PER_HOUR", "30")), 3600),
+    # The AI check of one's own objection in a class discussion (one cheap call each).
+    "discussion_check": (int(os.environ.get("RATE_DISCUSSION_CHECKS_PER_HOUR", "20")), 3600),
 }
 MAX_RUNNING_DEBATES_PER_USER = int(os.environ.get("MAX_RUNNING_DEBATES_PER_USER", "2"))
 # Instructors pay the bill and try things out: no quota or rate for staff.
@@ -270,6 +320,13 @@ LIMITS_EXEMPT_STAFF = env_bool("LIMITS_EXEMPT_STAFF", default=True)
 # Without a broker, debates and trials run in at most this many threads; the
 # rest wait in line (config/background.py).
 BACKGROUND_THREADS = int(os.environ.get("BACKGROUND_THREADS", "4"))
+# ... and one user's work holds at most this many of them (never all): the
+# others' runs are not kept waiting behind one student's queue.
+BACKGROUND_THREADS_PER_USER = int(os.environ.get("BACKGROUND_THREADS_PER_USER", "2"))
+# Live pages (engine/sse.py): event streams one account may hold open at once,
+# and how long one lives before the page reconnects (0: no limit).
+SSE_MAX_STREAMS_PER_USER = int(os.environ.get("SSE_MAX_STREAMS_PER_USER", "4"))
+SSE_MAX_STREAM_SECONDS = int(os.environ.get("SSE_MAX_STREAM_SECONDS", "120"))
 # Self-signup: open in development, closed on a production site unless asked
 # for (each account gets its own quota, so open signup multiplies the spend).
 SIGNUP_OPEN = env_bool("SIGNUP_OPEN", default=DEBUG)
@@ -286,6 +343,17 @@ AXES_DISABLE_ACCESS_LOG = True  # failures are enough; no log of every sign-in
 AXES_LOCKOUT_CALLABLE = "limits.views.locked_out"
 AXES_USERNAME_CALLABLE = "untrusted.forms.signin_username"  # storable, not too long
 AXES_VERBOSE = False
+# The address axes and the per-address throttles count against (accounts/addresses.py).
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.axes_address"
+# How many reverse proxies in front of the site append to X-Forwarded-For. 0: the
+# header is trusted from nobody (accounts/addresses.py says what then counts).
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
+# Per address, whatever the usernames (a password spray): after so many failed
+# sign-ins within so many minutes, signing in from there waits (accounts/throttle.py).
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
+LOGIN_ADDRESS_WINDOW_MINUTES = float(os.environ.get("LOGIN_ADDRESS_WINDOW_MINUTES", "15"))
+PASSWORD_RESET_PER_HOUR = int(os.environ.get("PASSWORD_RESET_PER_HOUR", "5"))
+PASSWORD_RESET_PER_EMAIL_PER_HOUR = int(os.environ.get("PASSWORD_RESET_PER_EMAIL_PER_HOUR", "3"))
 
 # --- The language model -----------------------------------------------------
 # The anthropic SDK itself reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL.

@@ -5,12 +5,12 @@ from django.utils.translation import gettext_lazy as _
 from . import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("me/", views.dashboard, name="dashboard"),
+    path("", include("home.urls")),
     path("favicon.ico", views.favicon, name="favicon"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("engine.urls")),  # before the admin: its old addresses
     path("admin/", admin.site.urls),
     path("", include("coach.urls")),
     path("", include("debates.urls")),
@@ -22,6 +22,7 @@ urlpatterns = [
     path("", include("lti.urls")),
     path("", include("classroom.urls")),
     path("", include("feedback.urls")),
+    path("", include("discussions.urls")),
 ]
 
 admin.site.site_header = _("Argue — instructors")

@@ -1,57 +1,17 @@
-"""Site-wide pages: the public home page, a signed-in student's own page, the favicon, health.
+"""Site-wide plumbing pages: the favicon and the health probe.
 
-The student's page reads the rooms (coach, trials, debates) and writes nothing:
-it is where a sign-in lands, and where the classroom will add a student's classes.
+The public home page and a signed-in user's own page live in `home/`:
+`config` imports no product app.
 """
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
-from django.shortcuts import redirect, render
+from django.http import HttpRequest, HttpResponseRedirect, JsonResponse
 from django.templatetags.static import static
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
-from classroom.presenters import student_classes
-from coach.models import Argument
-from debates.models import Debate
-from trials.models import Trial
-
-__all__ = ["dashboard", "favicon", "healthz", "home"]
-
-# How many of each kind of work the student's page lists before "see all".
-RECENT = 5
-
-
-@require_safe
-def home(request: HttpRequest) -> HttpResponse:
-    # The public page says what the product is; a signed-in user has their own page.
-    if request.user.is_authenticated:
-        return redirect("dashboard")
-    return render(request, "home.html")
-
-
-@login_required
-@require_safe
-def dashboard(request: HttpRequest) -> HttpResponse:
-    user = request.user
-    arguments = list(Argument.objects.for_user(user)[:RECENT])
-    for argument in arguments:
-        # Step names are in the argument's language, as on its own page.
-        argument.current_label = argument.step_label(argument.current_step)
-    return render(
-        request,
-        "dashboard.html",
-        {
-            "arguments": arguments,
-            "trials": Trial.objects.for_user(user).select_related("argument")[:RECENT],
-            # Their own debates; the shared demo is offered separately.
-            "debates": Debate.objects.filter(creator=user).order_by("-created_at", "-id")[:RECENT],
-            "demo_debate": Debate.objects.filter(is_demo=True).order_by("id").first(),
-            "classes": student_classes(user),
-        },
-    )
+__all__ = ["favicon", "healthz"]
 
 
 @require_safe

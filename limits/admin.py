@@ -17,6 +17,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from config.money import format_money
 from limits.quota import Spend, allowance
 from limits.services import is_exempt, local_now, quota, spend_by_user
 
@@ -27,7 +28,7 @@ if admin.site.is_registered(User):
 
 
 def _usd(amount: Decimal | None) -> str:
-    return "—" if amount is None else f"${amount:.2f}"
+    return "—" if amount is None else format_money(amount)
 
 
 @admin.register(User)

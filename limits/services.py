@@ -5,7 +5,8 @@ a debate or a trial asks a model anything. It raises :class:`LimitReached`
 (a plain sentence that says when the limit renews) when the user
 
 - went over the action's rate (``settings.RATE_LIMITS``: so many per minute
-  or hour, counted in the cache by django-ratelimit), or
+  or hour, in a sliding window kept in the cache, ``limits.rates``: no
+  minute or hour, wherever it starts, holds more), or
 - would go over the daily or monthly cost quota (``QUOTA_DAILY_USD``,
   ``QUOTA_MONTHLY_USD``) with what the action may still cost, its *reserve*.
 
@@ -17,9 +18,10 @@ queued or running debate at its whole budget (or its cost, if higher), a
 pending or running trial at an estimate. So a student with $5 left cannot
 start ten $50 debates, nor two $3 ones at once.
 
-A later format (inquiries, tournaments, stress tests) plugs in with
-``register_spend_source`` for its ledger and ``admit`` before it starts;
-its rate is one more entry in ``RATE_LIMITS``.
+A later format plugs in with ``register_spend_source`` for its ledger;
+its rate is one more entry in ``RATE_LIMITS``. The engine's formats are
+admitted through ``engine.admission.admit_run``, which adds the cap on
+runs in progress and calls ``admit``.
 
 Everything is counted per user in the site's time zone (``TIME_ZONE``):
 the day renews at midnight, the month on the 1st. Staff are exempt while
@@ -31,7 +33,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -46,8 +48,9 @@ from django.utils.formats import date_format
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from django_ratelimit.core import get_usage
 
+from config.money import format_money
+from limits import rates
 from limits.quota import Allowance, Quota, Spend, allowance, check_quota, day_start, month_start
 
 __all__ = [
@@ -78,6 +81,7 @@ ACTION_NAMES = {
     "inquiry": gettext_lazy("new inquiries"),
     "tournament": gettext_lazy("new tournaments"),
     "stress_test": gettext_lazy("new stress tests"),
+    "source": gettext_lazy("new sources in case files"),
 }
 
 
@@ -237,31 +241,20 @@ def when(moment: datetime) -> str:
     }
 
 
-def _rate_usage(user_id: int, action: str, *, increment: bool) -> dict[str, Any] | None:
-    rate = settings.RATE_LIMITS.get(action)
-    if not rate or rate[0] <= 0:
+def _rate(action: str) -> tuple[int, int] | None:
+    rate = settings.RATE_LIMITS.get(action) if action else None
+    if not rate or int(rate[0]) <= 0:
         return None
-    try:
-        return get_usage(
-            None,
-            group=f"limits.{action}",
-            key=lambda group, request: str(user_id),
-            rate=(int(rate[0]), int(rate[1])),
-            increment=increment,
-        )
-    except Exception:  # a cache that does not answer must not take the site down
-        logger.warning("rate limit of %s not checked: the cache failed", action, exc_info=True)
-        return None
+    return int(rate[0]), int(rate[1])
 
 
-def _refuse_rate(action: str, usage: dict[str, Any]) -> LimitReached:
-    seconds = max(int(usage["time_left"]), 1)
-    retry_at = timezone.now() + timedelta(seconds=seconds)
+def _refuse_rate(action: str, usage: rates.Usage) -> LimitReached:
+    retry_at = datetime.fromtimestamp(usage.retry_at or rates.clock(), tz=UTC)
     period = settings.RATE_LIMITS[action][1]
     message = _(
         "You have reached the limit for %(what)s: %(count)s per %(period)s. You can go on %(when)s."
     ) % {
-        "count": usage["limit"],
+        "count": usage.limit,
         "what": ACTION_NAMES.get(action, _("requests")),
         "period": _("hour") if int(period) >= 3600 else _("minute"),
         "when": when(retry_at),
@@ -270,7 +263,8 @@ def _refuse_rate(action: str, usage: dict[str, Any]) -> LimitReached:
 
 
 def _cents(amount: Decimal) -> str:
-    return f"{amount.quantize(Decimal('0.01'), rounding='ROUND_FLOOR'):.2f}"
+    # What is left is rounded down: a student is never told of a cent they do not have.
+    return format_money(amount.quantize(Decimal("0.01"), rounding="ROUND_FLOOR"))
 
 
 def _refuse_quota(refusal, *, limits: Quota, reserve_usd: Decimal) -> LimitReached:
@@ -278,20 +272,20 @@ def _refuse_quota(refusal, *, limits: Quota, reserve_usd: Decimal) -> LimitReach
     if ceilings and reserve_usd > min(ceilings):
         # Waiting would not help: no day or month ever has that much.
         message = _(
-            "This needs up to $%(need)s, more than the whole AI allowance ($%(whole)s). "
-            "Choose a smaller budget: $%(left)s is left now."
+            "This needs up to %(need)s, more than the whole AI allowance (%(whole)s). "
+            "Choose a smaller budget: %(left)s is left now."
         ) % {
-            "need": f"{reserve_usd:.2f}",
-            "whole": f"{min(ceilings):.2f}",
+            "need": format_money(reserve_usd),
+            "whole": format_money(min(ceilings)),
             "left": _cents(refusal.left_usd),
         }
     elif refusal.left_usd > 0 and reserve_usd > refusal.left_usd:
         # Waiting is not the only way: a smaller budget fits now.
         message = _(
-            "This needs up to $%(need)s of your AI allowance, but only $%(left)s is left. "
+            "This needs up to %(need)s of your AI allowance, but only %(left)s is left. "
             "Choose a smaller budget, or wait: the allowance renews %(when)s."
         ) % {
-            "need": f"{reserve_usd:.2f}",
+            "need": format_money(reserve_usd),
             "left": _cents(refusal.left_usd),
             "when": when(refusal.resets_at),
         }
@@ -356,22 +350,26 @@ def _spend_for_admission(
 
 
 def admit(
-    *, user: Any, action: str, reserve_usd: Decimal | None = None, snapshot: bool = False
+    *, user: Any, action: str | None, reserve_usd: Decimal | None = None, snapshot: bool = False
 ) -> None:
     """Let `user` start `action` now, or raise LimitReached. Call it before any paid request.
 
     `reserve_usd`: what the action may still cost before its own ledger row
     says so (None: it calls no paid model, only the rate applies). The work
     it starts must be saved in the same transaction, so that the next call
-    counts it. A refused call does not count towards the rate. `snapshot`:
+    counts it. A refused call does not count towards the rate; `action` None:
+    no rate applies (work that goes on, such as an answer to a stress test's
+    objection, not a new start). `snapshot`:
     far from the ceilings, a spend read a few seconds ago will do (frequent,
     cheap actions: coach turns; see SNAPSHOT_SECONDS).
     """
     if not getattr(user, "is_authenticated", False) or is_exempt(user):
         return
-    usage = _rate_usage(user.pk, action, increment=False)
-    if usage is not None and usage["count"] >= usage["limit"]:
-        raise _refuse_rate(action, usage)
+    rate = _rate(action) if action else None
+    if rate is not None:
+        usage = rates.check(action, str(user.pk), limit=rate[0], period=rate[1])
+        if usage is not None and not usage.allowed:
+            raise _refuse_rate(action, usage)
     if reserve_usd is not None:
         if not snapshot:
             lock_user(user)
@@ -382,6 +380,7 @@ def admit(
         refusal = check_quota(quota=limits, spend=spend, reserve_usd=reserve_usd, now=now)
         if refusal is not None:
             raise _refuse_quota(refusal, limits=limits, reserve_usd=reserve_usd)
-    usage = _rate_usage(user.pk, action, increment=True)
-    if usage is not None and usage["should_limit"]:
-        raise _refuse_rate(action, usage)
+    if rate is not None:
+        usage = rates.take(action, str(user.pk), limit=rate[0], period=rate[1])
+        if usage is not None and not usage.allowed:
+            raise _refuse_rate(action, usage)

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from llm.request import output_schema
+from llm.request import cached_schema
 
 __all__ = ["request_hash"]
 
@@ -36,7 +36,7 @@ def request_hash(
             "model": model,
             "system": system,
             "messages": messages,
-            "schema": output_schema(output_model),
+            "schema": cached_schema(output_model),  # only read here: no copy
             "max_tokens": max_tokens,
         },
         sort_keys=True,

@@ -5,8 +5,12 @@ writing the rest of its JSON; the final, validated object arrives last.
 
 What a misbehaving stream can cost is bounded here:
 
-- work: the SDK's raw events are read (``messages.create(stream=True)``), not
-  its ``MessageStream`` helper, which rebuilds the whole text and a snapshot
+- work: the SDK's raw events are read as the JSON objects they are (a
+  ``POST /v1/messages`` through the client, with its retries, error mapping
+  and SSE decoding, but ``cast_to=object``), not as the typed events
+  ``messages.create(stream=True)`` builds (a pydantic model per event: about
+  a third of a coach turn's CPU, 30-odd events a reply) nor through its
+  ``MessageStream`` helper, which also rebuilds the whole text and a snapshot
   for every event; the text field is decoded incrementally
   (:class:`~llm.partial_json.StringFieldReader`), so a reply of n characters
   costs O(n) however finely it is cut. Every few milliseconds of continuous
@@ -27,7 +31,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from anthropic import AsyncAnthropic
+from anthropic import AsyncAnthropic, AsyncStream
 from pydantic import BaseModel
 
 from llm.errors import LLMError
@@ -92,27 +96,34 @@ class _Reply:
         return {"usage": self.usage, "cost_usd": cost, "raw_text": self.text()}
 
     def add(self, event: Any) -> str:
-        """Take one raw event in; return the text field's new characters ("" if none)."""
-        kind = event.type
+        """Take one raw event (its JSON object) in; return the text field's new characters.
+
+        Read defensively: a field the API left out (or a stranger shape) counts as
+        absent, as the SDK's lenient model construction would have it.
+        """
+        if not isinstance(event, dict):
+            return ""
+        kind = event.get("type")
         if kind == "content_block_delta":
-            delta = event.delta
-            return self._text(delta.text) if delta.type == "text_delta" else ""
+            delta = _object(event.get("delta"))
+            return self._text(delta.get("text")) if delta.get("type") == "text_delta" else ""
         if kind == "content_block_start":
-            block = event.content_block
-            if block.type == "text":
+            block = _object(event.get("content_block"))
+            if block.get("type") == "text":
                 self.has_text = True
-                return self._text(block.text)
+                return self._text(block.get("text"))
         elif kind == "message_start":
+            message = _object(event.get("message"))
             self.started = True
-            self.answered_model = event.message.model
-            self.usage = Usage.from_sdk(event.message.usage)
+            self.answered_model = message.get("model") or self.answered_model
+            self.usage = Usage.from_sdk(_Fields(_object(message.get("usage"))))
         elif kind == "message_delta":
-            self.stop_reason = event.delta.stop_reason
-            self._delta_usage(event.usage)
+            self.stop_reason = _object(event.get("delta")).get("stop_reason")
+            self._delta_usage(_Fields(_object(event.get("usage"))))
         return ""
 
-    def _text(self, piece: str) -> str:
-        if not piece:
+    def _text(self, piece: Any) -> str:
+        if not piece or not isinstance(piece, str):
             return ""
         self.chars += len(piece)
         if self.chars > self._max_chars:
@@ -134,6 +145,23 @@ class _Reply:
             cache_creation_input_tokens=latest("cache_creation_input_tokens"),
             cache_read_input_tokens=latest("cache_read_input_tokens"),
         )
+
+
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+class _Fields:
+    """A JSON object's keys as attributes (what ``Usage.from_sdk`` reads); missing ones are None."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._data = data
+
+    def __getattr__(self, name: str) -> Any:
+        value = self._data.get(name)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 async def astream_structured(
@@ -176,7 +204,14 @@ async def astream_structured(
     first_text_ms: float | None = None
     try:
         async with asyncio.timeout_at(deadline):
-            stream = await client.messages.create(**params, stream=True)
+            # What messages.create(stream=True) sends, read as plain JSON (module docstring).
+            stream = await client.post(
+                "/v1/messages",
+                body={**params, "stream": True},
+                cast_to=object,
+                stream=True,
+                stream_cls=AsyncStream[object],
+            )
     except TimeoutError as exc:
         raise deadline_error(deadline_s) from exc
     except CALL_ERRORS as exc:

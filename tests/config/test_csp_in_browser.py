@@ -146,8 +146,8 @@ def test_it_breaks_no_content_security_rule_on_the_main_pages(
     trial = Trial.objects.get()
     for path in (
         "/admin/",
-        "/admin/debates/debate/",
-        f"/admin/debates/debate/{debate.pk}/change/",
+        "/admin/engine/debate/",
+        f"/admin/engine/debate/{debate.pk}/change/",
         # Read-only fields with preformatted text, guard lists and transcripts.
         f"/admin/coach/argument/{argument.pk}/change/",
         f"/admin/trials/trial/{trial.pk}/change/",
@@ -169,7 +169,7 @@ def test_it_breaks_no_content_security_rule_on_the_main_pages(
     from django.core.management import call_command
 
     from classroom.models import Classroom
-    from debates.models import Debate
+    from engine.models import Debate
 
     call_command("load_demo_class", instructor="ines", student="ada", stdout=StringIO())
     call_command("load_demo_stress_test", stdout=StringIO())

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.views.defaults import server_error
 
 from coach.services import create_argument
-from debates.models import Debate
+from engine.models import Debate
 from trials.models import Trial
 
 PASSWORD = "a-long-enough-pass"
@@ -35,9 +35,24 @@ def staff(db):
 
 
 def test_it_lands_a_student_on_their_own_page_after_sign_in(client: Client, ana) -> None:
-    response = client.post(reverse("login"), {"username": "ana", "password": PASSWORD})
-    assert response.status_code == 302
-    assert response["Location"] == reverse("dashboard")
+    response = client.post(reverse("login"), {"username": "ana", "password": PASSWORD}, follow=True)
+    assert response.redirect_chain[-1] == (reverse("dashboard"), 302)
+    assert response.status_code == 200
+
+
+def test_it_lands_an_instructor_on_their_classes_after_sign_in(client: Client, db) -> None:
+    from classroom.models import Classroom
+    from classroom.services import make_instructor
+
+    teacher = make_instructor(user=get_user_model().objects.create_user("tina", password=PASSWORD))
+    Classroom.objects.create(name="Rhetoric 101").instructors.add(teacher)
+    response = client.post(
+        reverse("login"), {"username": "tina", "password": PASSWORD}, follow=True
+    )
+    assert response.redirect_chain[-1] == (reverse("admin:index"), 302)
+    body = response.content.decode()
+    assert "My classes" in body and "Rhetoric 101" in body
+    assert "You are not in a class yet" not in body
 
 
 def test_it_sends_a_signed_in_user_from_the_home_page_to_their_own(client: Client, ana) -> None:

@@ -66,7 +66,7 @@ def test_it_ignores_a_next_that_leaves_the_site(client: Client) -> None:
 
 
 @pytest.mark.django_db
-def test_it_offers_to_change_the_sites_language_on_a_page_in_the_arguments_language(
+def test_it_offers_the_other_language_on_the_page_of_an_argument_in_it(
     client: Client, django_user_model
 ) -> None:
     student = django_user_model.objects.create_user("ana", password="s3cret-pass-word")
@@ -75,7 +75,7 @@ def test_it_offers_to_change_the_sites_language_on_a_page_in_the_arguments_langu
 
     body = client.get(f"/coach/{argument.pk}/").content.decode()  # the site speaks English
 
-    assert '<html lang="es">' in body  # the page speaks the argument's language
+    assert '<html lang="en">' in body  # the page follows the reader, not the argument
     form = _switch_form(body)
     assert 'value="es" lang="es"' in form and 'value="en"' not in form
 

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from debates.models import Debate
+from engine.models import Debate
 from tests.trials import phase_data
 from tests.trials.factories import make_argument, make_user
 from trials.models import Trial, TrialStatus
@@ -59,9 +59,7 @@ def test_it_shows_the_home_and_sign_in_pages_in_spanish(client: Client) -> None:
 
 def test_it_shows_the_coach_pages_in_spanish(spanish: Client, student) -> None:
     argument = make_argument(owner=student, complete=False)
-    # An argument's own page speaks the argument's language, whatever the site's.
-    argument.language = "es"
-    argument.save(update_fields=["language"])
+    # An argument's page speaks the reader's language, whatever the argument's.
     assert_spanish(
         page(spanish, "/coach/"),
         has=["Nuevo argumento", "Mis argumentos"],
@@ -84,13 +82,14 @@ def test_it_shows_the_trial_pages_in_spanish(spanish: Client, student) -> None:
     make_argument(owner=student)
     assert_spanish(
         page(spanish, "/trials/"),
-        has=["Mis juicios", "Tus argumentos terminados", "Hace falta una clave de API"],
-        lacks=["My trials", "API key is needed", "Your completed arguments"],
+        has=["Mis juicios", "Tus argumentos terminados", "servicio de IA de este sitio"],
+        lacks=["My trials", "AI service is not set up", "Your completed arguments"],
     )
     assert_spanish(
         page(spanish, "/trials/ask/"),
-        has=["Someter una pregunta a juicio", "Tu pregunta o afirmación"],
-        lacks=["Put a question on trial", "Your question or claim"],
+        # Without the AI service the form is closed, and says why in Spanish.
+        has=["Someter una pregunta a juicio", "así que este formulario está cerrado"],
+        lacks=["Put a question on trial", "so this form is closed"],
     )
 
 
@@ -170,8 +169,9 @@ def test_it_shows_the_debate_pages_in_spanish(spanish: Client) -> None:
     )
     assert_spanish(
         page(spanish, "/debates/new/"),
-        has=["Tema", "Personajes", "Presupuesto (USD)"],
-        lacks=["Topic<", "Budget (USD)"],
+        # A student is asked for no budget (staff are): tests/debates/test_pages.py.
+        has=["Tema", "Personajes", "Rondas"],
+        lacks=["Topic<", "Budget (USD)", "Presupuesto (USD)"],
     )
     assert_spanish(
         page(spanish, f"/debates/{demo.pk}/"),

@@ -13,14 +13,21 @@ PROBE = (
     "'hosts': s.ALLOWED_HOSTS, 'broker': s.CELERY_BROKER_URL, 'eager': s.CELERY_TASK_ALWAYS_EAGER, "
     "'key': s.SECRET_KEY}))"
 )
-VARIABLES = ("DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS")
+VARIABLES = (
+    "DEBUG",
+    "SECRET_KEY",
+    "DATABASE_URL",
+    "DATABASE_POOL_SIZE",
+    "REDIS_URL",
+    "ALLOWED_HOSTS",
+)
 
 
-def _settings_with(**env: str) -> subprocess.CompletedProcess:
+def _settings_with(*, probe: str = PROBE, **env: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if k not in VARIABLES}
     clean.update(env, DJANGO_SETTINGS_MODULE="config.settings")
     return subprocess.run(
-        [sys.executable, "-c", PROBE], cwd=ROOT, env=clean, capture_output=True, text=True
+        [sys.executable, "-c", probe], cwd=ROOT, env=clean, capture_output=True, text=True
     )
 
 
@@ -59,3 +66,18 @@ def test_it_reads_postgres_redis_and_hosts_from_the_environment() -> None:
     assert values["broker"] == "redis://cache.example:6379/1"
     assert values["eager"] is False
     assert values["hosts"] == ["argue.example", "www.argue.example"]
+
+
+POOL_PROBE = (
+    "import django, json; django.setup(); from django.conf import settings as s; "
+    "print(json.dumps(s.DATABASES['default'].get('OPTIONS', {}).get('pool')))"
+)
+
+
+def test_it_pools_postgresql_connections_only_when_asked() -> None:
+    postgres = {"SECRET_KEY": "k", "DATABASE_URL": "postgres://u:p@db.example:5432/argue"}
+    assert json.loads(_settings_with(probe=POOL_PROBE, **postgres).stdout) is None
+    pooled = json.loads(
+        _settings_with(probe=POOL_PROBE, DATABASE_POOL_SIZE="30", **postgres).stdout
+    )
+    assert pooled == {"min_size": 4, "max_size": 30, "timeout": 10}

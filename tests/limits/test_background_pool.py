@@ -16,7 +16,8 @@ from tests.fakes.anthropic_server import Reply
 from tests.trials import phase_data
 from tests.trials.factories import make_user
 from trials.models import Trial, TrialStatus
-from trials.services import STALE_AFTER, start_trial
+from trials.runner import STALE_AFTER
+from trials.services import start_trial
 
 
 def test_it_runs_queued_work_once_a_thread_frees() -> None:
@@ -118,3 +119,67 @@ def test_it_resume_command_runs_the_work_before_it_exits(fake_anthropic, setting
 
     # The command returned: its threads would die with its process, so it waited.
     assert Trial.objects.get(pk=left_behind.pk).status == TrialStatus.TERMINATED
+
+
+# --- a fair share for each user ------------------------------------------------
+
+
+def test_it_keeps_a_thread_for_another_user_while_one_users_queue_is_long() -> None:
+    # One student queues eight runs on four threads; another student's run must
+    # not wait behind them (before: it waited until one of the eight finished).
+    pool = BackgroundPool(size=lambda: 4, per_owner=lambda: 2)
+    gate = threading.Event()
+    held = threading.Semaphore(0)
+
+    def anas_run() -> None:
+        held.release()
+        gate.wait(timeout=10)
+
+    anas = [pool.submit(anas_run, owner="ana") for _ in range(8)]
+    assert all(held.acquire(timeout=5) for _ in range(2))  # two run, six wait
+
+    bens = pool.submit(lambda: "ben's run", owner="ben")
+
+    assert bens.result(timeout=5) == "ben's run"  # while all of ana's are still held
+    assert not held.acquire(blocking=False)  # and ana's third has not started
+    gate.set()
+    assert pool.wait(timeout=10) and all(future.done() for future in anas)
+
+
+def test_it_gives_a_freed_thread_to_the_next_user_in_turn() -> None:
+    pool = BackgroundPool(size=lambda: 1)
+    gate = threading.Event()
+    order: list[str] = []
+    started = threading.Event()
+
+    def first() -> None:
+        order.append("ana-1")
+        started.set()
+        gate.wait(timeout=10)
+
+    pool.submit(first, owner="ana")
+    started.wait(timeout=5)
+    for name, owner in (("ana-2", "ana"), ("ana-3", "ana"), ("ben-1", "ben"), ("cleo-1", "cleo")):
+        pool.submit(lambda name=name: order.append(name), owner=owner)
+    gate.set()
+
+    assert pool.wait(timeout=10)
+    assert order == ["ana-1", "ben-1", "cleo-1", "ana-2", "ana-3"]
+
+
+def test_it_never_lets_one_user_hold_every_thread_even_without_a_bound() -> None:
+    pool = BackgroundPool(size=lambda: 3, per_owner=lambda: 0)
+    gate = threading.Event()
+    held = threading.Semaphore(0)
+
+    def anas_run() -> None:
+        held.release()
+        gate.wait(timeout=10)
+
+    anas = [pool.submit(anas_run, owner="ana") for _ in range(5)]
+    assert all(held.acquire(timeout=5) for _ in range(2))  # two of three threads
+
+    assert pool.submit(lambda: "done", owner="ben").result(timeout=5) == "done"
+    assert not held.acquire(blocking=False)  # ana's third run still waits
+    gate.set()
+    assert pool.wait(timeout=10) and all(future.done() for future in anas)

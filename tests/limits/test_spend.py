@@ -13,7 +13,7 @@ from django.utils import timezone
 from coach.ai import turn_reserve_usd
 from coach.models import CoachTurn
 from coach.services import admit_turn, create_argument
-from debates.models import Debate, DebateStatus
+from engine.models import Debate, DebateStatus
 from limits.services import (
     SNAPSHOT_MARGIN,
     LimitReached,

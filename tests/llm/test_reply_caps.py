@@ -1,4 +1,4 @@
-"""Every field a model writes has an upper bound (issue 8: a 50 MB claim was accepted).
+"""Every field a model writes has an upper bound (a 50 MB claim was once accepted).
 
 Walks the JSON schema of every structured reply the site asks for: each free
 string needs maxLength, each list maxItems. A new schema or field without a

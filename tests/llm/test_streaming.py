@@ -149,3 +149,28 @@ def test_it_lets_the_consumer_stop_early_and_reuse_the_client(fake_anthropic):
     first, done = run(leave_then_ask_again())
     assert isinstance(first, TextDelta)
     assert done.reply.parsed.step == 2
+
+
+def test_it_sends_the_shared_schema_without_changing_it(fake_anthropic):
+    """The request carries the cached schema itself (no copy per call): the SDK must not touch it."""
+    from anthropic import transform_schema
+
+    from llm.request import cached_schema
+
+    fake_anthropic.enqueue(Reply.json(valid_reply()))
+    run(stream_all())
+    (request,) = fake_anthropic.message_requests
+    assert request.output_schema == cached_schema(CoachReply) == transform_schema(CoachReply)
+
+
+def test_it_reads_events_that_leave_fields_out(fake_anthropic):
+    """Events are read as plain JSON: a missing usage or delta counts as absent, not a crash."""
+    from llm.streaming import _Reply
+
+    reply = _Reply(text_field="assistantText", max_chars=100, model=MODEL, prices=DEFAULT_PRICES)
+    assert reply.add({"type": "message_start", "message": {}}) == ""
+    assert reply.add({"type": "content_block_start", "content_block": {"type": "text"}}) == ""
+    assert reply.add({"type": "content_block_delta", "delta": {"type": "text_delta"}}) == ""
+    assert reply.add({"type": "message_delta", "usage": {"output_tokens": 7}}) == ""
+    assert reply.add("ping") == ""
+    assert (reply.started, reply.stop_reason, reply.usage.output_tokens) == (True, None, 7)

@@ -7,7 +7,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from debates.models import Persona
+from engine.models import Persona
 from untrusted.forms import IdsChoiceField, validate_storable_text
 
 pytestmark = pytest.mark.django_db

@@ -1,0 +1,17 @@
+"""The admin app, with the site's own AdminSite (config/admin_tools.py: bounded search)."""
+
+from django.contrib.admin.apps import AdminConfig
+
+
+class ArgueAdminConfig(AdminConfig):
+    default_site = "config.admin_tools.BoundedSearchAdminSite"
+
+    def ready(self) -> None:
+        super().ready()
+        from django.contrib.admin.templatetags import admin_list
+
+        from config.admin_tools import boolean_icon
+
+        # Django's yes/no icon reads "True" or "False" aloud in every language; the
+        # admin's lists and read-only forms all call it through this module's name.
+        admin_list._boolean_icon = boolean_icon

@@ -1,0 +1,89 @@
+"""Django's ASGI handler, with each request's sync thread taken from a pool, not started anew.
+
+Under ASGI, Django runs a request's sync code (its middlewares' methods, a sync
+view, the ORM) in a thread of the request's own: ``ASGIHandler.__call__``
+enters asgiref's ``ThreadSensitiveContext``, which makes a new one-thread
+executor per request. Its thread is started by the first ``sync_to_async``
+call, in the event loop's thread, and ``Thread.start`` waits there until the
+new thread has run: with twenty students' turns holding the GIL that wait is
+a switch interval or more, per request. A profile of the web process during
+``benchmarks upload_abuse`` found the loop thread in
+``Thread.start`` for a fifth of its samples.
+
+``PooledThreadsASGIHandler`` hands each request an idle one-thread executor
+instead (asgiref's ``ThreadSensitiveContext(executor=...)``, "the caller
+owns the executor ... so the executor can be used again"). One request still
+has one thread to itself, so thread-sensitive code keeps its guarantee. An
+executor goes back to the pool only when everything submitted to it has run
+(a request cancelled by its client may leave a call still running), so no
+request queues behind another's leftover work. Thread-local state outlives a
+request as it does under a threaded WSGI server; Django closes the request's
+database connections at its end (``request_finished``) in that same thread.
+"""
+
+from __future__ import annotations
+
+import collections
+import inspect
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from asgiref.sync import ThreadSensitiveContext
+from django.core.handlers.asgi import ASGIHandler
+
+__all__ = ["POOLABLE", "PooledThreadsASGIHandler", "RequestThreads"]
+
+# ThreadSensitiveContext takes an executor in asgiref 3.13 (the version installed with
+# Django 5.2 here); with an asgiref that does not, config/asgi.py keeps Django's handler.
+POOLABLE = "executor" in inspect.signature(ThreadSensitiveContext).parameters
+
+
+def _nothing() -> None:
+    return None
+
+
+class RequestThreads:
+    """Idle one-thread executors, at most `keep` of them; more are made when all are busy."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        # deque: appended from worker threads (a done callback), popped in the loop.
+        self._idle: collections.deque[ThreadPoolExecutor] = collections.deque()
+
+    def __len__(self) -> int:
+        return len(self._idle)
+
+    def take(self) -> ThreadPoolExecutor:
+        try:
+            return self._idle.pop()  # the most recently used: its thread is likely warm
+        except IndexError:
+            return ThreadPoolExecutor(max_workers=1, thread_name_prefix="request")
+
+    def give_back(self, executor: ThreadPoolExecutor) -> None:
+        """Idle again once the work already queued on it has run (FIFO, one worker)."""
+
+        def done(_: Future) -> None:
+            if len(self._idle) < self.keep:
+                self._idle.append(executor)
+            else:
+                executor.shutdown(wait=False)
+
+        executor.submit(_nothing).add_done_callback(done)
+
+
+class PooledThreadsASGIHandler(ASGIHandler):
+    """``ASGIHandler`` whose per-request thread-sensitive executor comes from `threads`."""
+
+    def __init__(self, threads: RequestThreads) -> None:
+        super().__init__()
+        self.threads = threads
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            # As ASGIHandler: Django serves only HTTP connections.
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        executor = self.threads.take()
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, receive, send)
+        finally:
+            self.threads.give_back(executor)
