@@ -4,6 +4,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The suite runs in this many processes (pytest-xdist), each with its own test
+# database and Redis database (tests/parallel_workers.py); a file's tests stay together.
+TEST_WORKERS ?= 2
 
 .PHONY: run test test-quick bench lint format worker install
 
@@ -13,7 +16,13 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $@
 
-install: $(VENV)/.installed
+# The Argdown command line the export tests read Argdown with (package.json, pinned in
+# package-lock.json), when Node.js is here; without it those tests skip and say why.
+node_modules/.package-lock.json: package-lock.json
+	@if command -v npm >/dev/null 2>&1; then npm ci --no-audit --no-fund --silent; \
+	else echo "npm not found: the tests that read Argdown exports with Argdown will skip"; fi
+
+install: $(VENV)/.installed node_modules/.package-lock.json
 
 # A development server: DEBUG on, SQLite unless DATABASE_URL, no Redis needed.
 run: install
@@ -24,16 +33,18 @@ run: install
 	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_debate
 	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_tournament
 	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_stress_test
+	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_trial
 	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_inquiry
+	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_discussion
 	@echo "Serving on http://$(HOST):$(PORT)/"
 	DEBUG=$${DEBUG:-1} $(VENV)/bin/uvicorn config.asgi:application --lifespan off --host $(HOST) --port $(PORT)
 
 test: install
-	SECRET_KEY=$${SECRET_KEY:-insecure-test-only-key} $(PY) -m pytest
+	SECRET_KEY=$${SECRET_KEY:-insecure-test-only-key} $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # Everything but the browser, fuzz and slow tests: a quick check while working.
 test-quick: install
-	SECRET_KEY=$${SECRET_KEY:-insecure-test-only-key} $(PY) -m pytest -m "not browser and not fuzz and not slow"
+	SECRET_KEY=$${SECRET_KEY:-insecure-test-only-key} $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not browser and not fuzz and not slow"
 
 bench: install
 	SECRET_KEY=$${SECRET_KEY:-insecure-bench-only-key} $(PY) -m benchmarks

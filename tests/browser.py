@@ -44,7 +44,8 @@ class LiveServer:
 def live_asgi(transactional_db, settings) -> Iterator[LiveServer]:
     import uvicorn
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from django.core.asgi import get_asgi_application
+
+    from config.request_threads import PooledThreadsASGIHandler, RequestThreads
 
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost", "testserver"]
     # The test server speaks plain http: secure-only cookies would never come back.
@@ -55,7 +56,8 @@ def live_asgi(transactional_db, settings) -> Iterator[LiveServer]:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    app = ASGIStaticFilesHandler(get_asgi_application())
+    # The site's handler (config/asgi.py), built here so it reads the test settings.
+    app = ASGIStaticFilesHandler(PooledThreadsASGIHandler(RequestThreads(keep=8)))
     config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
@@ -77,21 +79,32 @@ def chromium_path() -> str | None:
     return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium_browser():
     path = chromium_path()
     if not path:
         pytest.skip("Chromium is not installed (apt-get install chromium); CI installs it")
     from playwright.sync_api import sync_playwright
 
-    # Playwright's sync API keeps an event loop running in this thread, which
-    # makes Django refuse ORM calls from the test body; the test body is
-    # synchronous code, so the check is a false alarm here.
+    # Playwright's sync API keeps its event loop "running" in this thread for as
+    # long as it is open. Two consequences:
+    # - Django refuses ORM calls from the test body; the body is synchronous code,
+    #   so the check is a false alarm here, and it is lifted only meanwhile.
+    # - any later `asyncio.run` in this thread fails ("cannot be called from a
+    #   running event loop"), so the browser lives for one module, never the
+    #   session: a session-wide browser broke every async test ordered after it.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
+            yield browser
+            browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture
@@ -108,5 +121,7 @@ def sign_in(page, live: LiveServer, username: str, password: str) -> None:
     page.goto(f"{live.url}/accounts/login/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state("networkidle")
+    # Wait for the page the form leads to (the signed-in page, or the form again with
+    # its error), not for "networkidle": that one always waits half a second more.
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("button", name="Sign in").click()

@@ -1,10 +1,21 @@
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from tests.services import require_redis_url
 
-pytest_plugins = ["tests.browser", "tests.fakes.fixtures"]
+pytest_plugins = ["tests.browser", "tests.db_reset", "tests.fakes.fixtures"]
+
+# Property tests judge answers, never speed (speed is for `make bench`): on two cores
+# shared by two test processes, a browser and a Celery worker, Hypothesis's clock-based
+# checks (a deadline per example, "input generation is slow") fail tests whose answers
+# are right. A test's own @settings inherits these and may narrow them.
+hypothesis_settings.register_profile(
+    "suite", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile("suite")
 
 
 @pytest.fixture
@@ -22,6 +33,21 @@ def _plain_http_in_tests() -> None:
     from django.conf import settings
 
     settings.SECURE_SSL_REDIRECT = False
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cheap_password_hashes() -> None:
+    """Passwords in tests hash with MD5: the real hasher costs ~0.25 s of CPU per hash.
+
+    A fixture that makes three users with passwords cost most of a second per
+    test, and no test here checks the hasher's strength (Django's own tests do).
+    """
+    from django.conf import settings
+    from django.contrib.auth import hashers
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    hashers.get_hashers.cache_clear()
+    hashers.get_hashers_by_algorithm.cache_clear()
 
 
 @pytest.fixture(autouse=True)
@@ -83,3 +109,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     the `page` fixture at the end keeps the order of everything else.
     """
     items.sort(key=lambda item: "page" in getattr(item, "fixturenames", ()))
+
+
+@pytest.fixture(autouse=True)
+def _no_event_loop_left_running(request: pytest.FixtureRequest) -> None:
+    """A test starts with no event loop running in its thread, unless it drives a browser.
+
+    Playwright's sync API keeps its loop "running" in the thread while a browser
+    is open; a browser that outlived its module once made every later
+    `asyncio.run` fail, far from the cause. This names the cause instead.
+    """
+    import asyncio
+
+    if "chromium_browser" in request.fixturenames:
+        return
+    if asyncio._get_running_loop() is not None:
+        pytest.fail(
+            "An event loop is still running in the test thread, left by an earlier test "
+            "(a Playwright browser must close with its module: tests/browser.py)."
+        )

@@ -31,8 +31,8 @@ from hypothesis import strategies as st
 
 from coach.models import Argument, CoachTurn
 from coach.services import create_argument
-from debates.events import DEBATE_COMPLETE, record_event
-from debates.models import Debate, DebateStatus, Persona
+from engine.events import DEBATE_COMPLETE, record_event
+from engine.models import Debate, DebateStatus, Persona
 from tests.fakes.anthropic_server import Reply
 
 pytestmark = [pytest.mark.django_db, pytest.mark.fuzz]
@@ -142,6 +142,8 @@ def open_doors(settings: Any) -> None:
     # fuzzing would stop reaching the code behind them.
     settings.RATE_LIMITS = {action: (0, 60) for action in getattr(settings, "RATE_LIMITS", {})}
     settings.AXES_FAILURE_LIMIT = 1_000_000
+    settings.LOGIN_ADDRESS_FAILURE_LIMIT = 0  # 0: no per-address sign-in throttle
+    settings.PASSWORD_RESET_PER_HOUR = settings.PASSWORD_RESET_PER_EMAIL_PER_HOUR = 0
     settings.SIGNUP_OPEN = True
     settings.QUOTA_DAILY_USD = settings.QUOTA_MONTHLY_USD = 0  # 0: no quota
 
