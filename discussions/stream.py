@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import time
 from collections.abc import AsyncIterator
 from functools import lru_cache
@@ -129,22 +130,26 @@ async def live_stream(
     moderator: bool,
     language: str,
     seen: str,
-    lifetime: float,
+    lifetime: float | None,
     keepalive: float,
     poll: float,
     max_streams: int,
     refusal: str,
 ) -> AsyncIterator[str]:
-    """SSE text for a reader whose page shows fingerprint ``seen``, until ``lifetime``."""
+    """SSE text for a reader whose page shows fingerprint ``seen``, until ``lifetime``.
+
+    ``lifetime`` None: no limit (``SSE_MAX_STREAM_SECONDS=0``, as for the engine's streams);
+    the stream then ends only when the reader leaves.
+    """
     yield f"retry: {RETRY_MS}\n\n"
     if max_streams > 0 and not await take_stream_place(
-        user_id, limit=max_streams, ttl=lifetime + 60
+        user_id, limit=max_streams, ttl=(lifetime or 3600) + 60
     ):
         data = json.dumps({"detail": refusal}, ensure_ascii=False)
         yield f"retry: {REFUSED_RETRY_MS}\nevent: stream_refused\ndata: {data}\n\n"
         return
     try:
-        deadline = time.monotonic() + lifetime
+        deadline = time.monotonic() + lifetime if lifetime else math.inf
         async with live.listen(
             discussion_id=discussion_id, variant=(language, moderator), poll=poll
         ) as listener:
@@ -193,7 +198,7 @@ async def discussion_live(request: HttpRequest, discussion_id: int) -> HttpRespo
             moderator=moderator,
             language=translation.get_language() or settings.LANGUAGE_CODE,
             seen=seen,
-            lifetime=float(settings.SSE_MAX_STREAM_SECONDS) or 120.0,
+            lifetime=float(settings.SSE_MAX_STREAM_SECONDS) or None,
             keepalive=float(getattr(settings, "DISCUSSION_SSE_KEEPALIVE_SECONDS", 15.0)),
             poll=float(getattr(settings, "DISCUSSION_LIVE_POLL_SECONDS", 1.0)),
             max_streams=int(settings.SSE_MAX_STREAMS_PER_USER),

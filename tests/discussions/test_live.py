@@ -3,6 +3,7 @@ real ASGI app under uvicorn (``live_asgi``), a real socket, no Redis."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.test import Client
 from discussions import live
 from discussions.models import Discussion, Post
 from discussions.services import create_post, fingerprint, hide_post
+from discussions.stream import KEEPALIVE, live_stream
 from tests.debates.sse_client import SSEClient, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -174,3 +176,30 @@ def test_it_answers_a_member_and_the_instructor_with_a_stream(
         stream = _open(live_asgi, discussion, user)
         assert stream.status == 200 and stream.content_type.startswith("text/event-stream")
         stream.close()
+
+
+def test_it_keeps_a_stream_open_past_any_lifetime_when_lifetimes_are_off(
+    discussion: Discussion, student: Any
+) -> None:
+    # SSE_MAX_STREAM_SECONDS=0 means no limit (README), for discussions as for runs.
+    seen = fingerprint(discussion=discussion)
+
+    async def first_chunks() -> list[str]:
+        stream = live_stream(
+            discussion_id=discussion.pk,
+            user_id=student.pk,
+            moderator=False,
+            language="en",
+            seen=seen,
+            lifetime=None,
+            keepalive=0.05,
+            poll=30.0,
+            max_streams=0,
+            refusal="",
+        )
+        chunks = [await anext(stream) for _ in range(4)]
+        await stream.aclose()
+        return chunks
+
+    chunks = asyncio.run(first_chunks())
+    assert chunks[0].startswith("retry:") and chunks[1:] == [KEEPALIVE] * 3
