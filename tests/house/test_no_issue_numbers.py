@@ -1,7 +1,8 @@
 """Code says why in its own words: no comment or docstring points at an issue number.
 
 An issue is read once; the code is read for years, by people who cannot open
-the tracker. The product's packages, the benchmarks and the tests are read.
+the tracker. The product's packages, the benchmarks, the tests, the templates and the
+static files are read.
 """
 
 from __future__ import annotations
@@ -17,12 +18,25 @@ READ = ("benchmarks", "tests")
 
 def _sources() -> list:
     packages = [p for p in ROOT.iterdir() if (p / "__init__.py").is_file()]
-    return [path for package in packages for path in package.rglob("*.py")]
+    code = [path for package in packages for path in package.rglob("*.py")]
+    pages = [
+        path
+        for folder in ("templates", "static")
+        for path in (ROOT / folder).rglob("*")
+        if path.suffix in {".html", ".txt", ".js", ".css"}
+    ]
+    return code + pages
 
 
 def test_it_finds_no_issue_number_in_the_code() -> None:
     sources = _sources()
-    assert {path.relative_to(ROOT).parts[0] for path in sources} >= {*READ, "debates", "trials"}
+    assert {path.relative_to(ROOT).parts[0] for path in sources} >= {
+        *READ,
+        "debates",
+        "trials",
+        "templates",
+        "static",
+    }
     found = [
         f"{path.relative_to(ROOT)}:{number}"
         for path in sources
