@@ -14,29 +14,29 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext
-from django.utils.translation import gettext_noop as _noop
+from django.utils.translation import gettext_noop
 
 __all__ = ["BUILT_IN", "persona_name", "persona_worldview"]
 
 # The shipped name -> the shipped worldview (debates/migrations/0002_default_personas.py).
 BUILT_IN = {
-    _noop("The Empiricist"): _noop(
+    gettext_noop("The Empiricist"): gettext_noop(
         "Trusts measured outcomes over intuition. Asks for data, base rates and "
         "controlled comparisons, and distrusts anecdotes and appeals to authority. "
         "Will change position when shown better evidence, and says what evidence "
         "would change it."
     ),
-    _noop("The Guardian"): _noop(
+    gettext_noop("The Guardian"): gettext_noop(
         "Puts safety, stability and the protection of vulnerable people first. "
         "Weighs worst cases heavily, prefers reversible steps to bold ones, and "
         "values institutions and traditions that have proved themselves over time."
     ),
-    _noop("The Innovator"): _noop(
+    gettext_noop("The Innovator"): gettext_noop(
         "Believes progress comes from experimentation and individual initiative. "
         "Stresses opportunity costs, the price of doing nothing and the creativity "
         "of markets; distrusts rules that freeze today's knowledge in place."
     ),
-    _noop("The Advocate"): _noop(
+    gettext_noop("The Advocate"): gettext_noop(
         "Judges every proposal by who gains and who pays. Centres fairness, rights "
         "and the voices of people affected but absent from the room, and looks for "
         "hidden costs pushed onto the least powerful."
