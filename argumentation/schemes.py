@@ -1,10 +1,10 @@
 """Argument schemes and their critical questions (Walton, Reed & Macagno 2008), EN/ES.
 
 A Toulmin warrant is an inference rule of some kind: "experts say so", "this
-causes that", "it worked elsewhere", "it will bring good things". Each kind is
-an *argument scheme*, and each scheme comes with *critical questions*: the
-standard ways of challenging an argument of that kind. This module names a few
-common schemes, guesses which one a student's warrant uses (cue words, no
+causes that", "it worked elsewhere", "it will bring good things", "this is a
+sign of that". Each kind is an *argument scheme*, and each scheme comes with
+*critical questions*: the standard ways of challenging an argument of that kind.
+This module names a few common schemes, guesses which one a student's warrant uses (cue words, no
 model), and turns three of its critical questions into objections aimed at the
 Toulmin element each question challenges, typed as ASPIC+ attacks
 (`argumentation.attack_types`): a question about the evidence undermines the
@@ -387,6 +387,51 @@ ANALOGY = Scheme(
     ),
 )
 
+SIGN = Scheme(
+    "sign",
+    {"en": "argument from sign", "es": "argumento por signos"},
+    {
+        "en": (
+            "sign of",
+            "signs of",
+            "a sign",
+            "indicates",
+            "indicator",
+            "symptom",
+            "points to",
+            "telltale",
+        ),
+        "es": ("señal de", "señales de", "signo de", "indica", "indicio", "síntoma", "apunta a"),
+    },
+    (
+        _cq(
+            "sign.present",
+            "grounds",
+            "Is the sign really there, as your grounds say?",
+            "¿Está de verdad la señal, como dicen tus datos?",
+            "The sign your grounds describe may not really be there.",
+            "La señal que describen tus datos puede no estar realmente ahí.",
+        ),
+        _cq(
+            "sign.strength",
+            "warrant",
+            "How reliably does this sign go with what you conclude?",
+            "¿Con qué fiabilidad acompaña esta señal a lo que concluyes?",
+            "This sign may go with what you conclude only weakly, or only sometimes.",
+            "Esta señal puede acompañar a lo que concluyes solo débilmente, o solo a veces.",
+        ),
+        _cq(
+            "sign.other_cause",
+            "claim",
+            "Could something else explain the sign better?",
+            "¿Podría otra cosa explicar mejor la señal?",
+            "Something other than your claim may explain the sign better.",
+            "Algo distinto de tu afirmación puede explicar mejor la señal.",
+            exception=True,
+        ),
+    ),
+)
+
 # The fallback: any defeasible rule (Walton's general questions for a premise, the
 # rule and exceptions), used when no cue points at a more specific scheme.
 RULE = Scheme(
@@ -423,7 +468,7 @@ RULE = Scheme(
 )
 
 # Most specific first: a tie in cue counts goes to the earlier scheme.
-SCHEMES: tuple[Scheme, ...] = (EXPERT, CAUSE, ANALOGY, EXAMPLE, CONSEQUENCES, RULE)
+SCHEMES: tuple[Scheme, ...] = (EXPERT, CAUSE, ANALOGY, EXAMPLE, CONSEQUENCES, SIGN, RULE)
 
 _WORDS = re.compile(r"\s+")
 

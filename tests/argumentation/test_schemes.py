@@ -35,6 +35,8 @@ BASE = {
             "cause_to_effect",
         ),
         ("Vale la pena: el beneficio para la salud mejora el pueblo.", "es", "consequences"),
+        ("Cooler pavements are a sign of shade that protects people.", "en", "sign"),
+        ("Menos golpes de calor son una señal de que la sombra protege.", "es", "sign"),
         ("Trees are nice.", "en", "defeasible_rule"),
     ],
 )
