@@ -42,6 +42,8 @@ __all__ = [
     "EXPORT_FORMATS",
     "ToulminExport",
     "escape_argdown",
+    "escape_markdown",
+    "escape_markdown_line",
     "export",
     "markdown_text",
     "parse_argdown",
@@ -152,7 +154,12 @@ def markdown_text(text: str) -> str:
     return "\n\n".join("\n".join(paragraph) for paragraph in _md_paragraphs(text))
 
 
-def _escape_markdown(text: str) -> str:
+def escape_markdown_line(text: str) -> str:
+    """Text as one line of Markdown text: its line breaks become spaces."""
+    return _md_line(_one_line(text))
+
+
+def escape_markdown(text: str) -> str:
     """The text as Markdown paragraphs whose only markup is a hard line break
     (a backslash at the end of a line) between the student's lines."""
     return "\n\n".join(
@@ -165,7 +172,7 @@ def to_markdown(argument: ToulminExport) -> str:
     for field in FIELDS:
         parts += [f"## {argument.label(field)}", ""]
         if markdown_text(argument.text(field)):
-            parts += [_escape_markdown(argument.text(field)), ""]
+            parts += [escape_markdown(argument.text(field)), ""]
     return "\n".join(parts)
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from coach.exports import escape_markdown, escape_markdown_line
+
 __all__ = [
     "EXPORT_FORMATS",
     "export_markdown",
@@ -81,31 +83,38 @@ def export_summary(header: Mapping[str, Any], result: Mapping[str, Any]) -> str:
 
 
 def export_markdown(header: Mapping[str, Any], result: Mapping[str, Any]) -> str:
+    """The report as Markdown whose only markup is its own: the question, the models' words
+    and every other value are text (escaped by CommonMark's grammar, as the argument
+    export is), never a heading, a link, an image or HTML."""
+
+    def text(value: Any) -> str:
+        return escape_markdown_line(str(value))
+
     out = [
-        f"# Tournament: {header['question']}",
+        f"# Tournament: {text(header['question'])}",
         "",
-        f"- Decision type: {header['decisionType']}",
-        f"- Models (seed order): {', '.join(header.get('models') or [])}",
-        f"- Status: {header['status']}",
-        f"- Winner: **{result.get('finalWinner') or 'none'}**",
-        f"- Total cost: {result.get('totalCost')} USD",
-        f"- Average convergence: {result.get('averageConvergence')}",
+        f"- Decision type: {text(header['decisionType'])}",
+        f"- Models (seed order): {text(', '.join(header.get('models') or []))}",
+        f"- Status: {text(header['status'])}",
+        f"- Winner: **{text(result.get('finalWinner') or 'none')}**",
+        f"- Total cost: {text(result.get('totalCost'))} USD",
+        f"- Average convergence: {text(result.get('averageConvergence'))}",
         "",
         "## Recommendation",
         "",
-        result.get("finalRecommendation") or "-",
+        escape_markdown(result.get("finalRecommendation") or "") or "\\-",
         "",
         "## Matches",
         "",
     ]
-    out += [f"- {_match_line(m)}" for m in result.get("matches") or []]
+    out += [f"- {text(_match_line(m))}" for m in result.get("matches") or []]
     refinements = result.get("keyRefinements") or []
     if refinements:
-        out += ["", "## Key refinements", ""] + [f"- {r}" for r in refinements]
+        out += ["", "## Key refinements", ""] + [f"- {text(r)}" for r in refinements]
     if result.get("semanticSkipped"):
-        out += ["", result["semanticSkipped"]]
+        out += ["", escape_markdown(result["semanticSkipped"])]
     if not result.get("complete", True):
-        out += ["", f"Stopped early: {result.get('stopDetail')}"]
+        out += ["", f"Stopped early: {text(result.get('stopDetail'))}"]
     return "\n".join(out) + "\n"
 
 

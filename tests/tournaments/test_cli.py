@@ -13,6 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from coach.exports import escape_markdown
 from tests.fakes.tournament_model import CONSENSUS
 from tests.schemas import schema_errors
 from tests.tournaments.conftest import MODELS
@@ -79,8 +80,9 @@ def test_it_prints_a_markdown_report(fake_model) -> None:
         "--budget", "5", "--export-format", "markdown", "--no-cache",
     )  # fmt: skip
 
-    assert out.startswith(f"# Tournament: {QUESTION}")
-    assert "## Recommendation" in out and CONSENSUS in out
+    # The question and the models' words are Markdown text (test_report_markdown.py).
+    assert out.startswith(f"# Tournament: {escape_markdown(QUESTION)}\n")
+    assert "## Recommendation" in out and escape_markdown(CONSENSUS) in out
 
 
 @pytest.mark.django_db
