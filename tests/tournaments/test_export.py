@@ -64,3 +64,11 @@ def test_it_exports_what_the_page_shows_in_a_document_its_schema_accepts(client,
 def test_it_is_a_404_for_someone_elses_tournament(client, demo) -> None:
     Debate.objects.filter(pk=demo.pk).update(is_demo=False)
     assert client.get(reverse("tournaments:export", args=[demo.pk])).status_code == 404
+
+
+@pytest.mark.parametrize("loader", ["load_demo_debate", "load_demo_stress_test"])
+def test_it_is_a_404_for_the_id_of_another_format(client, loader) -> None:
+    call_command(loader, stdout=StringIO())
+    client.force_login(get_user_model().objects.create_user("newcomer"))
+    other = Debate.objects.exclude(format="tournament").get(is_demo=True)
+    assert client.get(reverse("tournaments:export", args=[other.pk])).status_code == 404
