@@ -214,13 +214,18 @@ _EMAIL_LENGTH = 254
 
 def _tidy(claims: dict[str, Any], lengths: dict[str, int]) -> None:
     for key, length in lengths.items():
+        # An explicit null: django-lti reads claims.get(key, "") and would store None in
+        # a NOT NULL column; without the key it stores "" as for an absent claim.
+        if key in claims and claims[key] is None:
+            del claims[key]
         if isinstance(claims.get(key), str):
             claims[key] = clean_text(claims[key])[:length]
 
 
 def _drop_unless_fits(claims: dict[str, Any], key: str, length: int) -> None:
     value = claims.get(key)
-    if isinstance(value, str) and (len(value) > length or text_problem(value)):
+    unusable = isinstance(value, str) and (len(value) > length or text_problem(value))
+    if unusable or (key in claims and value is None):  # null: as if the claim were absent
         del claims[key]
 
 

@@ -97,6 +97,7 @@ def lti_world(db: None, settings: Any) -> Iterator[dict[str, Any]]:
 @example(top={LTI + "resource_link": None}, nested={})
 @example(top={LTI + "context": "course-1"}, nested={})
 @example(top={}, nested={LTI + "context": {"id": None}})
+@example(top={}, nested={LTI + "context": {"title": None}})
 @FUZZ
 @given(
     top=st.dictionaries(st.sampled_from(CLAIMS), claim_values, max_size=3),

@@ -90,6 +90,25 @@ def test_it_keeps_a_launch_whose_display_text_is_too_long(registration, platform
     assert lti_user.name == "N" * 500 and lti_user.picture_url == ""
 
 
+def test_it_takes_null_display_text_as_absent(registration, platform):
+    # Seen by the fuzz test: a context whose title is null gave a 500 (a NOT NULL column).
+    result = launch(
+        Client(),
+        platform,
+        sub="teacher-1",
+        roles=INSTRUCTOR,
+        given_name=None,
+        email=None,
+        picture=None,
+        **{
+            LTI + "context": {"id": "course-1", "title": None, "label": None},
+            LTI + "resource_link": {"id": "link-1", "title": None},
+        },
+    )
+    assert result.response.status_code == 302
+    assert Classroom.objects.count() == 1
+
+
 def _roster_action(client: Client, course: CourseClass):
     return client.post(
         reverse("admin:lti_courseclass_changelist"),
