@@ -44,8 +44,10 @@ RATIO_TARGET = 1.15
 THROUGHPUT_DEBATES = 4
 FAKE_KEY = "sk-ant-fake-bench-key"
 # Redis's own default address: `make bench` on a machine running Redis measures
-# throughput without anyone having to remember REDIS_URL.
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+# throughput without anyone having to remember REDIS_URL. Its last database, not 0:
+# the test suite's workers use 0, 1, ... and a bench beside them must not share
+# their queues or their events' channels.
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
 
 
 def _start_fake_server(
