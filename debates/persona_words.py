@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 __all__ = ["BUILT_IN", "persona_name", "persona_worldview"]
 
