@@ -44,7 +44,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import resolve_url
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -250,7 +250,12 @@ def _open_turn(request: HttpRequest) -> HttpResponse | tuple[TurnState, str, str
         return _error(400, bad.code, bad.detail)
     except LimitReached as refused:
         return _limit_reached(refused)
-    state = begin_turn(owner=request.user, refuse=_policy_refusal, **turn)
+    state = begin_turn(
+        owner=request.user,
+        refuse=_policy_refusal,
+        page_language=translation.get_language() or "",
+        **turn,
+    )
     if state is None:
         return _not_found()
     if isinstance(state, HttpResponse):

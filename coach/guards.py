@@ -112,6 +112,8 @@ class GuardContext:
     criteria_check: Callable[[str], list[str]] | None = None
     # The argument's language: what a guard adds to the reply is said in it.
     language: str = "en"
+    # The page's (the reader's): a button a guard names is named as the page shows it.
+    page_language: str = ""
     # The elements a question about the step or the task asks about (coach.intents);
     # empty: the message is not such a question.
     question_topics: tuple[str, ...] = ()
@@ -342,7 +344,9 @@ def no_proposals(
         return result, _keep(name, "proposals allowed")
     if result.proposedUpdate is None:
         return result, _keep(name, "hints only, and no proposal")
-    note = notes.hints_only_note(step=context.current_step, language=context.language)
+    note = notes.hints_only_note(
+        step=context.current_step, language=context.language, page_language=context.page_language
+    )
     return _with_note(result, note, proposedUpdate=None), _change(
         name, "hints only: removed the proposal"
     )

@@ -6,7 +6,8 @@ the offline coach say the same thing about the same rule:
 - `GESTURES`: the names of the page's buttons the coach refers to. The page
   renders the same words through gettext ({% translate "Accept" %}); a test
   holds the two together, so the coach never says "confirm" beside a button
-  that says "Accept", nor "Aceptar" beside one that says "Confirmar".
+  that says "Accept", nor "Aceptar" beside one that says "Confirmar". A
+  button is named in the page's language, whatever the argument's.
 - `criteria_note` / `criteria_refusal`: what an instructor's required
   criteria ask of this step, when the coach held text back and when the
   server refused to move on.
@@ -80,11 +81,19 @@ def _lang(language: str) -> str:
     return language if language in ("en", "es") else "en"
 
 
-def gesture(name: str, *, language: str, step: str = "claim", quoted: bool = False) -> str:
-    """A button's label as the page shows it ("Accept", "Use my words for the claim")."""
-    language = _lang(language)
-    label = GESTURES[name][language].format(the=phrases_for(step, language).the)
-    return _QUOTE[language].format(label) if quoted else label
+def gesture(
+    name: str, *, language: str, step: str = "claim", quoted: bool = False, page_language: str = ""
+) -> str:
+    """A button's label as the page shows it ("Accept", "Use my words for the claim").
+
+    The page speaks the reader's language (``page_language``), the coach the
+    argument's (``language``): an English argument read on a Spanish page has
+    its coach say, in English, press «Aceptar», the button's own label. The
+    quotation marks are the sentence's."""
+    sentence = _lang(language)
+    page = _lang(page_language or language)
+    label = GESTURES[name][page].format(the=phrases_for(step, page).the)
+    return _QUOTE[sentence].format(label) if quoted else label
 
 
 def _missing(unmet: Sequence[str], language: str) -> str:
@@ -103,19 +112,26 @@ def criteria_note(*, step: str, language: str, unmet: Sequence[str], held_back: 
     return f"{_HELD_BACK[language]} {note}" if held_back else note
 
 
-def criteria_refusal(*, step: str, language: str, unmet: Sequence[str], button: str) -> str:
+def criteria_refusal(
+    *, step: str, language: str, unmet: Sequence[str], button: str, page_language: str = ""
+) -> str:
     """The coach's message when the server refused to move on: what is missing, and the
     button to press again once it is there (`button`: a key of GESTURES)."""
     language = _lang(language)
     criteria = criteria_note(step=step, language=language, unmet=unmet, held_back=False)
     return _REFUSED[language].format(
-        criteria=criteria, button=gesture(button, language=language, step=step, quoted=True)
+        criteria=criteria,
+        button=gesture(
+            button, language=language, step=step, quoted=True, page_language=page_language
+        ),
     )
 
 
-def hints_only_note(*, step: str, language: str) -> str:
+def hints_only_note(*, step: str, language: str, page_language: str = "") -> str:
     language = _lang(language)
-    button = gesture("use_my_words", language=language, step=step, quoted=True)
+    button = gesture(
+        "use_my_words", language=language, step=step, quoted=True, page_language=page_language
+    )
     return _HINTS_ONLY[language].format(button=button)
 
 

@@ -372,6 +372,8 @@ class OfflineTurn:
     rejected_value: str = ""
     # The argument's title: an example is taken from another topic.
     title: str = ""
+    # The page's language: the buttons the coach names are named as the page shows them.
+    page_language: str = ""
 
 
 def tidy(text: str) -> str:
@@ -414,8 +416,16 @@ def _say(turn: OfflineTurn, key: str, **values: str) -> str:
         your=nouns.your,
         the=nouns.the,
         as_=nouns.as_,
-        accept=notes.gesture("accept", language=turn.language, quoted=True),
-        use=notes.gesture("use_my_words", language=turn.language, step=turn.step, quoted=True),
+        accept=notes.gesture(
+            "accept", language=turn.language, quoted=True, page_language=turn.page_language
+        ),
+        use=notes.gesture(
+            "use_my_words",
+            language=turn.language,
+            step=turn.step,
+            quoted=True,
+            page_language=turn.page_language,
+        ),
         **values,
     )
 

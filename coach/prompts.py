@@ -105,10 +105,16 @@ HINTS_ONLY_HINT = {
 }
 
 
-@lru_cache(maxsize=4)
-def system_prompt(language: str) -> str:
-    """The stable system prompt for an argument written in `language` ("en" or "es")."""
+def system_prompt(language: str, *, page_language: str = "") -> str:
+    """The stable system prompt for an argument written in `language` ("en" or "es"),
+    read on a page in `page_language` (the buttons' labels are the page's)."""
     language = language if language in _DEFINITIONS else "en"
+    page = page_language if page_language in _DEFINITIONS else language
+    return _system_prompt(language, page)
+
+
+@lru_cache(maxsize=4)
+def _system_prompt(language: str, page: str) -> str:
     definitions = _DEFINITIONS[language]
     steps = "\n".join(
         f"{number}. {step.id} ({label_for(step.id, language)}): {definitions[step.id]}"
@@ -118,11 +124,11 @@ def system_prompt(language: str) -> str:
         steps=steps,
         language_name=_LANGUAGE_NAME[language],
         step_word=_STEP_WORD[language],
-        accept=gesture("accept", language=language),
-        edit=gesture("edit", language=language),
-        reject=gesture("reject", language=language),
+        accept=gesture("accept", language=language, page_language=page),
+        edit=gesture("edit", language=language, page_language=page),
+        reject=gesture("reject", language=language, page_language=page),
         # The page's button names the current step; this stable prompt names any step.
-        use_words=GESTURES["use_my_words"][language].format(the=_ANY_ELEMENT[language]),
+        use_words=GESTURES["use_my_words"][page].format(the=_ANY_ELEMENT[page]),
     )
 
 

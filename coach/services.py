@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import NoReturn
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from coach import notes
@@ -82,8 +82,13 @@ def _refuse_unmet(
     transaction that found it, which changed nothing)."""
     reply = None
     if coach:
+        # Said in the argument's language, naming the button as this page shows it.
         text = notes.criteria_refusal(
-            step=step, language=argument.language, unmet=unmet, button=button
+            step=step,
+            language=argument.language,
+            unmet=unmet,
+            button=button,
+            page_language=translation.get_language() or "",
         )
         reply = CoachMessage.objects.create(
             argument=argument, role=Role.ASSISTANT, text=text, step=step

@@ -145,6 +145,7 @@ def _context(state: TurnState, message: str) -> GuardContext:
         and (is_rewrite_request(message) or is_write_request(message)),
         pending_proposal=offered_proposal(argument=argument, policy=policy),
         language=argument.language,
+        page_language=state.page_language,
         question_topics=intent.topics if intent.kind == "question" else (),
         rejected_value=state.rejected_value,
     )
@@ -172,7 +173,8 @@ async def _ai_reply(
     messages = build_messages(history=state.history, message=message, facts=facts)
     try:
         async for item in stream_coach_reply(
-            system=system_prompt(argument.language), messages=messages
+            system=system_prompt(argument.language, page_language=state.page_language),
+            messages=messages,
         ):
             if isinstance(item, TextDelta):
                 yield {"type": "delta", "text": item.added}
@@ -223,6 +225,7 @@ async def _offline_reply(
             criteria_check=context.criteria_check,
             rejected_value=context.rejected_value,
             title=argument.title,
+            page_language=state.page_language,
         )
     )
     shown = 0

@@ -74,6 +74,8 @@ class TurnState:
     user_message_id: int | None = None  # None: an empty message, nothing stored
     shown_step: str = ""  # the step the page showed (the stored message's step)
     policy: Policy = OPEN  # an instructor's rules for this argument (coach.policy)
+    # The language the page is shown in (the reader's): the coach names its buttons in it.
+    page_language: str = ""
 
     @property
     def rejected_value(self) -> str:
@@ -133,6 +135,7 @@ def begin_turn(
     step: str,
     retry_of: int | None = None,
     refuse: Callable[[Policy], R | None] | None = None,
+    page_language: str = "",
 ) -> TurnState | R | None:
     """Store the student's message and load what the turn needs, in one transaction.
 
@@ -179,6 +182,7 @@ def begin_turn(
         user_message_id=stored.pk if stored is not None else None,
         shown_step=shown_step,
         policy=policy,
+        page_language=page_language,
     )
 
 

@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import connections
 from django.test import AsyncClient
 
@@ -51,10 +52,19 @@ async def _post_turn(client: AsyncClient, payload: dict[str, Any]) -> tuple[int,
 
 
 def post_turn(
-    user: Any, *, argument_id: int, message: str, step: str, retry_of: Any = None
+    user: Any,
+    *,
+    argument_id: int,
+    message: str,
+    step: str,
+    retry_of: Any = None,
+    page_language: str = "",
 ) -> tuple[int, str, list[dict]]:
-    """POST /api/coach as `user` (None: anonymous); (status, content type, parsed lines)."""
+    """POST /api/coach as `user` (None: anonymous) from a page in `page_language` (its
+    cookie; "": the site's default); (status, content type, parsed lines)."""
     client = AsyncClient()
+    if page_language:
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = page_language
     if user is not None:
         client.force_login(user)
     payload = {"argument_id": argument_id, "message": message, "step": step}

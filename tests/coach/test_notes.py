@@ -30,6 +30,19 @@ def test_the_coach_names_each_button_as_the_page_does(name: str, language: str, 
     assert notes.gesture(name, language=language, step=step) == label
 
 
+@pytest.mark.parametrize("name", sorted(TEMPLATE_MSGIDS))
+@pytest.mark.parametrize(("language", "page"), [("en", "es"), ("es", "en")])
+def test_the_coach_names_each_button_in_the_pages_language(name: str, language: str, page: str):
+    with translation.override(page):
+        label = gettext(TEMPLATE_MSGIDS[name]) % {"the": phrases_for("warrant", page).the}
+    assert notes.gesture(name, language=language, step="warrant", page_language=page) == label
+    quoted = notes.gesture(name, language=language, quoted=True, page_language=page)
+    assert quoted.startswith("«" if language == "es" else '"')  # the sentence's own marks
+    prompt = system_prompt(language, page_language=page)
+    accept = notes.gesture("accept", language=language, page_language=page)
+    assert accept in prompt and notes.gesture("accept", language=language) not in prompt
+
+
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_the_ai_is_told_the_buttons_names_and_never_to_call_accept_anything_else(
     language: str,

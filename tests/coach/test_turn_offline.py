@@ -58,3 +58,24 @@ def test_it_opens_a_step_on_an_empty_message_without_storing_one(
     assert "nextQuestion" in last["result"]
     assert last["result"]["assistantText"].endswith(last["result"]["nextQuestion"])
     assert list(CoachMessage.objects.values_list("role", flat=True)) == ["assistant"]
+
+
+def test_it_names_the_accept_button_as_the_readers_page_does(
+    student: Any, argument: Argument
+) -> None:
+    # An English argument read on a Spanish page: the coach speaks English, and the
+    # button it names is the one the page shows, "Aceptar".
+    assert argument.language == "en"
+    post_turn(
+        student,
+        argument_id=argument.pk,
+        message="cities should ban cars downtown",
+        step="claim",
+        page_language="es",
+    )
+    *_, last = post_turn(
+        student, argument_id=argument.pk, message="Yes!", step="claim", page_language="es"
+    )[2]
+    said = last["result"]["assistantText"]
+    assert last["result"]["proposedUpdate"] is not None
+    assert '"Aceptar"' in said and '"Accept"' not in said
