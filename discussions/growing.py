@@ -45,6 +45,7 @@ from discussions.recompute import (
     _sides,
     children_outside,
     fast_standing,
+    post_below,
     tables,
 )
 from discussions.standing import (
@@ -273,11 +274,11 @@ class Growing:
         """The counts after post x came (a leaf): up while below changes, then down."""
         forest, below, outside = self.forest, self.below, self.outside
         parent = forest.parent
-        below[x] = _below_of(forest, below, x)
+        below[x] = post_below(forest.children[x], forest.context[x], below)
         dirty.add(x)
         path, top = [x], x
         while (p := parent[top]) >= 0:
-            value = _below_of(forest, below, p)
+            value = post_below(forest.children[p], forest.context[p], below)
             if value == below[p]:
                 break
             below[p] = value
@@ -347,23 +348,3 @@ def _differing(old: bytearray, new: bytearray, *, start: int, stop: int) -> list
 
 def _cap(value: int) -> int:
     return value if value < CAP else CAP
-
-
-def _below_of(forest: Forest, below: list, i: int) -> tuple[int, int, int, int]:
-    """``recompute.tables``' first loop for one post, from its children's values."""
-    none, some, all_out = 1, 0, 1
-    for c in forest.children[i]:
-        z, w, out_by_in, _w = below[c]
-        some = some * (z + w) + none * w
-        none *= z
-        all_out *= out_by_in
-        if some > CAP:
-            some = CAP
-        if none > CAP:
-            none = CAP
-        if all_out > CAP:
-            all_out = CAP
-    if forest.context[i]:
-        anything = none + some
-        return (some, all_out, anything if anything < CAP else CAP, 0)
-    return (some, all_out, some, all_out)

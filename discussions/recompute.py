@@ -62,7 +62,7 @@ from discussions.standing import (
     thesis_status,
 )
 
-__all__ = ["Forest", "children_outside", "fast_standing", "gadget_graph", "tables"]
+__all__ = ["Forest", "children_outside", "fast_standing", "gadget_graph", "post_below", "tables"]
 
 CAP = MAX_CAMPS + 1
 _LABELS = {UNDEC: Label.UNDEC, IN: Label.IN, 2: Label.OUT}
@@ -216,30 +216,14 @@ def tables(forest: Forest) -> tuple[list, list, int]:
     """``_count``'s two tables and the number of stable labellings: ``below[i]``, the
     labellings of i's subtree, ``outside[i]``, those of everything else, each for the
     labels of i and of its context (``discussions.growing`` keeps them up to date as
-    posts come). Inlined arithmetic: this loop is most of the time at 5,000 posts."""
+    posts come, with the same ``post_below`` and ``children_outside``)."""
     n = len(forest.nodes)
     children, context = forest.children, forest.context
     # below[i] = (x=OUT | pl OUT, x=IN | pl OUT, x=OUT | pl IN, x=IN | pl IN): labellings of
     # i's subtree with i = x and its context (parent, or the other side) labelled pl.
     below: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)] * n
     for i in reversed(forest.order):
-        none, some, all_out = 1, 0, 1  # children given i OUT (none IN / some IN); given i IN
-        for c in children[i]:
-            z, w, _z, _w = below[c]
-            some = some * (z + w) + none * w
-            none *= z
-            all_out *= below[c][2]
-            if some > CAP:
-                some = CAP
-            if none > CAP:
-                none = CAP
-            if all_out > CAP:
-                all_out = CAP
-        if context[i]:
-            anything = none + some
-            below[i] = (some, all_out, anything if anything < CAP else CAP, 0)
-        else:
-            below[i] = (some, all_out, some, all_out)
+        below[i] = post_below(children[i], context[i], below)
     # outside[i] = (x=OUT|pl OUT, x=IN|pl OUT, x=OUT|pl IN): labellings of everything
     # outside i's subtree with i = x and its context labelled pl (x=IN|pl IN has none:
     # an IN post attacks its parent, or the whole other side). Tuples, made once each.
@@ -258,6 +242,27 @@ def tables(forest: Forest) -> tuple[list, list, int]:
             for c, value in zip(kids, values, strict=True):
                 outside[c] = value
     return below, outside, total
+
+
+def post_below(kids: list[int], attacked: bool, below: list) -> tuple[int, int, int, int]:
+    """A post's ``below`` counts from its children's (``kids``); ``attacked`` is whether
+    it has a context. Inlined arithmetic: this runs once per post, every recomputation."""
+    none, some, all_out = 1, 0, 1  # children given the post OUT (none IN / some IN); given IN
+    for c in kids:
+        z, w, out_by_in, _w = below[c]
+        some = some * (z + w) + none * w
+        none *= z
+        all_out *= out_by_in
+        if some > CAP:
+            some = CAP
+        if none > CAP:
+            none = CAP
+        if all_out > CAP:
+            all_out = CAP
+    if attacked:
+        anything = none + some
+        return (some, all_out, anything if anything < CAP else CAP, 0)
+    return (some, all_out, some, all_out)
 
 
 def children_outside(

@@ -22,7 +22,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Q, Sum
+from django.db.models import F, Q, Sum
 from pydantic import BaseModel, ValidationError
 
 from engine.models import CallStatus, Debate, LLMCall
@@ -30,7 +30,6 @@ from llm import LLMError, StructuredReply
 from llm.errors import SERVICE_FAILURES
 
 __all__ = [
-    "cost_by_model",
     "known_hashes",
     "paid_calls",
     "record_call",
@@ -211,20 +210,3 @@ def replay(call: LLMCall, *, output_model: type[BaseModel]) -> BaseModel | LLMEr
 def spent_usd(*, debate_id: int) -> Decimal:
     total = LLMCall.objects.filter(debate_id=debate_id).aggregate(total=Sum("cost_usd"))["total"]
     return total or Decimal(0)
-
-
-def cost_by_model(*, debate_id: int | None = None) -> list[dict]:
-    """Calls, tokens and cost per model, for one debate or all of them (admin)."""
-    calls = LLMCall.objects.all()
-    if debate_id is not None:
-        calls = calls.filter(debate_id=debate_id)
-    return list(
-        calls.values("model")
-        .annotate(
-            calls=Count("id"),
-            input_tokens=Sum("input_tokens"),
-            output_tokens=Sum("output_tokens"),
-            cost_usd=Sum("cost_usd"),
-        )
-        .order_by("model")
-    )
