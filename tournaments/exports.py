@@ -16,6 +16,7 @@ from typing import Any
 from debates.exports import money_text, time_text
 from engine.models import Debate
 from tournaments.models import RatingChange, Tournament, Turn
+from tournaments.result import match_fields
 
 __all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "tournament_json"]
 
@@ -91,28 +92,13 @@ def tournament_json(*, debate: Debate) -> dict[str, Any]:
         "finishedAt": time_text(debate.finished_at),
         "matches": [
             {
-                "id": m.pk,
-                "bracketRound": m.bracket_round,
-                "slot": m.slot,
-                "modelA": m.model_a,
-                "modelB": m.model_b,
-                "status": m.status,
-                "winner": m.winner,
-                "loser": m.loser,
-                "rounds": m.rounds,
+                **match_fields(m),
                 "convergence": m.convergence_scores,
-                "finalConvergence": m.final_convergence,
                 "positions": m.positions,
                 "scores": m.scores,
-                "arbiterReasoning": m.arbiter_reasoning,
                 "winnerStrengths": m.winner_strengths,
                 "loserWeaknesses": m.loser_weaknesses,
-                "isDisputed": m.is_disputed,
-                "disputedReason": m.disputed_reason,
-                "budgetStopped": m.budget_stopped,
-                "failureReason": m.failure_reason,
                 "costUsd": str(m.cost_usd),
-                "costs": m.costs,
                 "finishedAt": time_text(m.finished_at),
                 "turns": _turns(m.pk, turns),
             }

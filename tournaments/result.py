@@ -21,12 +21,13 @@ from engine.stopping import StopDecision
 from tournaments.models import Match, Turn, TurnKind
 from tournaments.state import TournamentState
 
-__all__ = ["MAX_REFINEMENTS", "tournament_result"]
+__all__ = ["MAX_REFINEMENTS", "match_fields", "tournament_result"]
 
 MAX_REFINEMENTS = 10
 
 
-def _match_dict(m: Match) -> dict:
+def match_fields(m: Match) -> dict:
+    """A match's fields as both JSON documents name them (this result and the export)."""
     return {
         "id": m.pk,
         "bracketRound": m.bracket_round,
@@ -37,15 +38,21 @@ def _match_dict(m: Match) -> dict:
         "winner": m.winner,
         "loser": m.loser,
         "rounds": m.rounds,
-        "convergence": [c["score"] for c in m.convergence_scores],
         "finalConvergence": m.final_convergence,
         "isDisputed": m.is_disputed,
         "disputedReason": m.disputed_reason,
         "budgetStopped": m.budget_stopped,
         "failureReason": m.failure_reason,
         "arbiterReasoning": m.arbiter_reasoning,
-        "cost": str(m.cost_usd),
         "costs": m.costs,
+    }
+
+
+def _match_dict(m: Match) -> dict:
+    return {
+        **match_fields(m),
+        "convergence": [c["score"] for c in m.convergence_scores],
+        "cost": str(m.cost_usd),
     }
 
 
