@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from debates import presenters as debate_presenters
 from engine.models import Debate, DebateStatus
+from engine.stop_messages import stop_sentence
 from engine.visibility import visible_debates
 from limits.services import LimitReached
 from llm import api_key_configured
@@ -109,6 +110,9 @@ def _detail_context(request: HttpRequest, debate: Debate) -> dict:
         "failure": debate_presenters.failure_message(debate=debate) if failed else "",
         "retry_offered": failed
         and debate_presenters.retry_offered(debate=debate, user=request.user),
+        "stop_offered": debate.stop_offered_to(request.user),
+        # Why it stopped, in the reader's language (the output keeps the English one).
+        "stop_sentence": stop_sentence(debate.stop_code, debate.stop_params) or debate.stop_detail,
     }
 
 

@@ -82,3 +82,24 @@ def test_the_tournament_stops_cleanly_when_the_budget_is_spent(fake_model) -> No
     assert debate.status == DebateStatus.STOPPED
     assert (debate.stop_reason, debate.stop_code) == (StopReason.BUDGET, "budget")
     assert debate.output["complete"] is False and "is left" in debate.output["stopDetail"]
+
+
+def test_its_page_says_why_it_stopped_in_the_readers_language(fake_model, client) -> None:
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    tournament = _create("5")
+    Debate.objects.filter(pk=tournament.debate_id).update(budget_usd=Decimal("0.0001"))
+    run_debate(debate_id=tournament.debate_id)
+    user = get_user_model().objects.create_user("ada", password="a-long-enough-pass")
+    Debate.objects.filter(pk=tournament.debate_id).update(creator=user)
+    client.force_login(user)
+
+    page = client.get(
+        reverse("tournaments:detail", args=[tournament.debate_id]), HTTP_ACCEPT_LANGUAGE="es"
+    )
+
+    text = page.content.decode()
+    assert "El torneo se detuvo antes de su final." in text
+    assert "pero solo quedan" in text
+    assert "is left" not in text  # the English sentence the output keeps
