@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from debates import exports, presenters, services
@@ -41,6 +42,7 @@ __all__ = [
     "debate_replay",
     "debate_result",
     "debate_retry",
+    "debate_stop",
 ]
 
 PAGE_SIZE = 20
@@ -134,6 +136,7 @@ def debate_live(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(debate.page_url())
     context = presenters.live_context(debate=debate)
     context["retry_offered"] = presenters.retry_offered(debate=debate, user=request.user)
+    context["stop_offered"] = debate.stop_offered_to(request.user)
     return render(request, "debates/live.html", context)
 
 
@@ -151,6 +154,23 @@ def debate_retry(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, refused.message)
         return redirect("debates:result", pk=debate.pk)
     return redirect("debates:live", pk=debate.pk)
+
+
+@login_required
+@require_POST
+def debate_stop(request: HttpRequest, pk: int) -> HttpResponse:
+    """The owner's Stop of a queued or running run, of any format: it ends before its next stage."""
+    debate = _debate_for(request, pk)
+    try:
+        engine_services.request_stop(debate_id=debate.pk, user=request.user)
+    except engine_services.StopRefused:
+        messages.error(request, _("Only a run of yours that has not ended can be stopped."))
+    else:
+        messages.success(
+            request,
+            _("It will stop before its next stage; the stage under way finishes and is kept."),
+        )
+    return redirect(debate.page_url())
 
 
 def _format_replay_url(debate: Debate) -> str | None:

@@ -85,11 +85,13 @@ FINISHED_STATUSES = frozenset({DebateStatus.DONE, DebateStatus.STOPPED, DebateSt
 class StopReason(models.TextChoices):
     """Why a debate ended, in the priority order of the stop check (engine/stopping.py and each format's).
 
-    ``BUDGET`` is the engine's own: the run could not pay for its next stage,
-    which says nothing about the argument. The others are the formats' reasons.
+    ``BUDGET`` and ``STOPPED_ON_REQUEST`` are the engine's own: the run could not
+    pay for its next stage, or its owner asked it to stop; neither says anything
+    about the argument. The others are the formats' reasons.
     """
 
     BUDGET = "BUDGET", _("budget spent")
+    STOPPED_ON_REQUEST = "STOPPED_ON_REQUEST", _("stopped by its owner")
     CRITICAL_DEFECT = "CRITICAL_DEFECT", _("critical defect")
     MAX_ROUNDS = "MAX_ROUNDS", _("maximum rounds reached")
     CONSENSUS = "CONSENSUS", _("consensus")
@@ -175,6 +177,11 @@ class Debate(models.Model):
         _("failure"), max_length=20, choices=DebateFailure.choices, blank=True, default=""
     )
     error = models.TextField(_("error"), blank=True, default="")
+    # Its owner asked it to stop: the engine stops before the next stage
+    # (engine/stopping.py, STOPPED_ON_REQUEST); the stage under way finishes.
+    stop_requested_at = models.DateTimeField(
+        _("stop requested at"), null=True, blank=True, editable=False
+    )
 
     # The last seq handed out in this debate's event log (engine/events.py).
     event_seq = models.PositiveIntegerField(_("event sequence"), default=0, editable=False)
@@ -231,6 +238,16 @@ class Debate(models.Model):
             return page_url(self)
         name = "debates:result" if self.is_finished else "debates:live"
         return reverse(name, args=[self.pk])
+
+    @property
+    def can_stop(self) -> bool:
+        """Queued or running, and nobody has asked it to stop yet (services.request_stop)."""
+        unfinished = self.status in (DebateStatus.QUEUED, DebateStatus.RUNNING)
+        return unfinished and self.stop_requested_at is None
+
+    def stop_offered_to(self, user) -> bool:
+        """Only the run's owner may stop it (a demo's owner is whoever loaded it)."""
+        return self.can_stop and self.creator_id is not None and self.creator_id == user.pk
 
     @property
     def can_retry(self) -> bool:

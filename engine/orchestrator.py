@@ -51,7 +51,12 @@ from engine.claiming import Claim, LeaseLost, claim_debate, hold_lease, renew_le
 from engine.formats import Format, get_format
 from engine.ledger import known_hashes
 from engine.models import Debate, DebateFailure, DebateStatus, StageRun, StopReason
-from engine.stopping import STOPPED_REASONS, StopDecision, budget_decision
+from engine.stopping import (
+    STOPPED_REASONS,
+    StopDecision,
+    budget_decision,
+    stop_request_decision,
+)
 from llm import LLMError
 
 __all__ = [
@@ -202,17 +207,23 @@ class _Run:
         """Run one stage from ``state``; the state after it, or None when the debate ended."""
         self.renew()
         stage = fmt.stages[name]
-        specs = stage.specs(state=state, round=round, cheap_model=self.config.cheap_model)
-        plan = self.runner.prepare(debate_id=debate.pk, specs=specs, known=self.ledger)
-        stop = budget_decision(
-            budget=debate.budget_usd,
-            # The row's running total (the ledger's sum, kept in step in the same
-            # transaction as each call; read fresh after every stage): no SUM query.
-            spent=debate.cost_usd,
-            next_stage=name,
-            round=round,
-            estimate=estimate_stage_cost(plan.unpaid, prices=self.config.prices),
+        # The row is read fresh after every stage, so a request to stop made
+        # while a stage ran is seen here, before anything of the next is paid.
+        stop = stop_request_decision(
+            requested=debate.stop_requested_at is not None, next_stage=name, round=round
         )
+        if stop is None:
+            specs = stage.specs(state=state, round=round, cheap_model=self.config.cheap_model)
+            plan = self.runner.prepare(debate_id=debate.pk, specs=specs, known=self.ledger)
+            stop = budget_decision(
+                budget=debate.budget_usd,
+                # The row's running total (the ledger's sum, kept in step in the same
+                # transaction as each call; read fresh after every stage): no SUM query.
+                spent=debate.cost_usd,
+                next_stage=name,
+                round=round,
+                estimate=estimate_stage_cost(plan.unpaid, prices=self.config.prices),
+            )
         if stop is not None:
             with transaction.atomic():
                 locked = hold_lease(debate_id=self.debate_id, worker=self.worker)

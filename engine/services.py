@@ -40,7 +40,9 @@ __all__ = [
     "RetryRefused",
     "debate_cost",
     "debates_available",
+    "StopRefused",
     "launch",
+    "request_stop",
     "resume_stale_debates",
     "retry_debate",
 ]
@@ -55,6 +57,32 @@ def debates_available() -> bool:
 
 class RetryRefused(ValueError):
     """Only a failed debate can be retried, and only by whoever started it."""
+
+
+class StopRefused(ValueError):
+    """Only a queued or running run can be stopped, and only by whoever started it."""
+
+
+def request_stop(*, debate_id: int, user) -> Debate:
+    """Ask a run to stop: it ends ``stopped`` before its next stage, paying for nothing more.
+
+    The stage under way (if any) finishes and is kept, as every stage is saved
+    whole or not at all; the worker sees the request when it reads the row
+    between stages (engine/orchestrator.py). Asking twice changes nothing.
+    """
+    with transaction.atomic():
+        debate = (
+            Debate.objects.select_for_update()
+            .filter(pk=debate_id, creator_id=getattr(user, "pk", None))
+            .first()
+        )
+        if debate is None or not debate.can_stop:
+            raise StopRefused("only a queued or running run of yours can be stopped")
+        debate.stop_requested_at = timezone.now()
+        Debate.objects.filter(pk=debate.pk).update(
+            stop_requested_at=debate.stop_requested_at, updated_at=timezone.now()
+        )
+    return debate
 
 
 def retry_debate(*, debate_id: int, user) -> Debate:
@@ -87,6 +115,8 @@ def retry_debate(*, debate_id: int, user) -> Debate:
             status=DebateStatus.QUEUED,
             failure="",
             error="",
+            # Retrying is asking it to go on: an older request to stop is void.
+            stop_requested_at=None,
             finished_at=None,
             claimed_by="",
             lease_expires_at=None,

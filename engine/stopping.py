@@ -3,10 +3,13 @@
 A format's stop check (the graph debate's in debates/stopping.py) returns a
 :class:`StopDecision`: a reason (``engine.models.StopReason``), and for people
 a code with its parameters, worded at display time (engine/stop_messages.py).
-The engine adds one stop of its own, ``BUDGET``: the budget cannot pay for the
-next stage, checked *before* each stage by :func:`budget_decision`, from the
-stage's own prompts. It says nothing about the argument, so it is not one of
-any format's reasons. The functions are pure.
+The engine adds two stops of its own, checked *before* each stage: ``BUDGET``,
+the budget cannot pay for the next stage (:func:`budget_decision`, from the
+stage's own prompts), and ``STOPPED_ON_REQUEST``, the run's owner asked it to
+stop (:func:`stop_request_decision`). Neither says anything about the
+argument, so neither is one of any format's reasons. A run the AI service
+failed ends ``failed`` with a failure code instead (engine/orchestrator.py),
+since it can be retried. The functions are pure.
 """
 
 from __future__ import annotations
@@ -23,14 +26,20 @@ from engine.stop_messages import english, register_stop_messages
 __all__ = [
     "BUDGET",
     "STOPPED_REASONS",
+    "STOPPED_ON_REQUEST",
     "StopDecision",
     "budget_decision",
     "is_budget_stop",
+    "stop_request_decision",
 ]
 
 BUDGET = "budget"
+STOPPED_ON_REQUEST = "stopped_on_request"
 register_stop_messages(
     {
+        STOPPED_ON_REQUEST: gettext_noop(
+            "Its owner stopped it before the next stage (%(stage)s, round %(round)s)."
+        ),
         BUDGET: gettext_noop(
             "The next stage (%(stage)s, round %(round)s) would cost about "
             "$%(estimate)s, but only $%(left)s of $%(budget)s is left."
@@ -41,7 +50,9 @@ register_stop_messages(
 )
 
 # Reasons that end a run "stopped" (cut short) rather than "done".
-STOPPED_REASONS = frozenset({StopReason.BUDGET, StopReason.CRITICAL_DEFECT})
+STOPPED_REASONS = frozenset(
+    {StopReason.BUDGET, StopReason.STOPPED_ON_REQUEST, StopReason.CRITICAL_DEFECT}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +88,15 @@ def budget_decision(
         estimate=f"{estimate:.4f}",
         left=f"{max(remaining, Decimal(0)):.4f}",
         budget=f"{budget:.2f}",
+    )
+
+
+def stop_request_decision(*, requested: bool, next_stage: str, round: int) -> StopDecision | None:
+    """Stop before a stage when the run's owner has asked it to stop."""
+    if not requested:
+        return None
+    return StopDecision.coded(
+        StopReason.STOPPED_ON_REQUEST, STOPPED_ON_REQUEST, stage=next_stage, round=round
     )
 
 

@@ -44,6 +44,7 @@ GRADE_LABELS = {
 # By the stored reason: the engine's own (the budget) and the inquiry's.
 STOP_SENTENCES = {
     "BUDGET": _("Stopped: the inquiry's budget could not pay for the next stage."),
+    "STOPPED_ON_REQUEST": _("Stopped by its owner, before the next stage."),
     "CRITICAL_DEFECT": _(
         "Stopped: the thesis rests on a claim with no sound evidence chain (grade D)."
     ),
@@ -321,6 +322,7 @@ def detail_context(debate: Debate, user) -> dict:
             for agent, values in (output.get("utility") or {}).items()
         ],
         "is_owner": debate.creator_id == getattr(user, "pk", None),
+        "stop_offered": debate.stop_offered_to(user),
     }
 
 

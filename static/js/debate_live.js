@@ -158,6 +158,9 @@
     field("outcome").classList.toggle("failed", Boolean(failed));
     const retry = field("retry");
     if (retry) retry.hidden = !failed;
+    // Nothing left to stop once it has ended.
+    const stop = field("stop-form");
+    if (stop) stop.hidden = true;
   }
 
   function personaFailed(p) {
