@@ -35,7 +35,10 @@ def test_it_decides_nothing_until_asked() -> None:
     assert stop_request_decision(requested=False, next_stage="attacks", round=1) is None
     decision = stop_request_decision(requested=True, next_stage="attacks", round=2)
     assert decision.reason == StopReason.STOPPED_ON_REQUEST
-    assert (decision.code, decision.params) == ("stopped_on_request", {"stage": "attacks", "round": 2})
+    assert (decision.code, decision.params) == (
+        "stopped_on_request",
+        {"stage": "attacks", "round": 2},
+    )
 
 
 def test_it_stops_a_queued_run_before_any_call(ada, fake_anthropic) -> None:
