@@ -11,6 +11,7 @@ from argumentation.toulmin_graph import ClaimStatus, attack_node, defence_node, 
 from debates.models import AttackType
 from debates.presenters import failure_message, graph_words
 from debates.svg import GraphEdge, GraphNode, render_graph_svg
+from engine.models import StopReason
 from engine.stopping import is_budget_stop
 from stresstests.models import DefenceStatus, StressTest
 from stresstests.offline import CRITICAL_QUESTIONS_PERSONA
@@ -220,6 +221,7 @@ def status_context(stress: StressTest, *, user) -> dict:
     labels = outcome.labels
     stopped = debate.status == "stopped"
     budget_stopped = stopped and is_budget_stop(reason=debate.stop_reason, code=debate.stop_code)
+    stopped_on_request = stopped and debate.stop_reason == StopReason.STOPPED_ON_REQUEST
     return {
         "stress": stress,
         "debate": debate,
@@ -241,8 +243,10 @@ def status_context(stress: StressTest, *, user) -> dict:
         },
         **dict(zip(("svg", "graph_rows"), _graph(state, outcome), strict=True)),
         "failure_message": failure_message(debate=debate) if debate.status == "failed" else "",
-        "stopped": stopped and not budget_stopped,
+        "stopped": stopped and not budget_stopped and not stopped_on_request,
         "budget_stopped": budget_stopped,
+        "stopped_on_request": stopped_on_request,
+        "stop_offered": debate.stop_offered_to(user),
         "is_student": user.pk == stress.student_id,
         "can_retry": debate.can_retry and user.pk == stress.student_id,
         "elements": [

@@ -69,3 +69,27 @@ def test_it_says_the_spending_limit_was_reached_and_marks_the_answer_not_checked
     assert "Wait until" not in refused
     assert Defence.objects.count() == 1
     assert Debate.objects.get(pk=debate.pk).status == DebateStatus.STOPPED
+
+
+def test_a_stress_test_its_student_stopped_says_so_plainly(
+    client, ada, finished_argument, personas, stress_model, monkeypatch
+) -> None:
+    from engine.orchestrator import run_debate
+    from engine.services import request_stop
+
+    monkeypatch.setattr(services, "launch", lambda debate_id: None)
+    stress = services.start_stress_test(
+        argument=finished_argument, user=ada, persona_ids=[p.pk for p in personas]
+    )
+    running = client.get(reverse("stresstests:detail", args=[stress.pk])).content.decode()
+    assert reverse("debates:stop", args=[stress.debate_id]) in running
+
+    request_stop(debate_id=stress.debate_id, user=ada)
+    run_debate(debate_id=stress.debate_id)
+
+    debate = Debate.objects.get(pk=stress.debate_id)
+    assert (debate.status, debate.stop_reason) == (DebateStatus.STOPPED, "STOPPED_ON_REQUEST")
+    page = client.get(reverse("stresstests:detail", args=[stress.pk])).content.decode()
+    assert "You stopped this stress test. Everything computed so far is kept." in page
+    assert "a check could not be completed" not in page
+    assert reverse("debates:stop", args=[stress.debate_id]) not in page
