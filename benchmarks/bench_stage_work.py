@@ -17,7 +17,8 @@ SQLite file runs the format on the engine in process, measuring every stage:
 
 One warm-up run of each format is not counted. ``STAGE_PROFILE=<format>``
 also prints a cProfile of that format's measured runs, the transport left in
-(cumulative time, top 40 of the engine's and the formats' functions).
+(cumulative time, top 40 of the engine's and the formats' functions;
+``STAGE_PROFILE_FILTER`` and ``STAGE_PROFILE_TOP`` change which and how many).
 """
 
 from __future__ import annotations
@@ -214,7 +215,11 @@ def _child(name: str, runs: int) -> dict:
 
         out = io.StringIO()
         stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")
-        stats.print_stats(r"(engine|debates|inquiries|tournaments|llm|django/db)/", 40)
+        stats.print_stats(
+            os.environ.get("STAGE_PROFILE_FILTER")
+            or r"(engine|debates|inquiries|tournaments|llm|django/db)/",
+            int(os.environ.get("STAGE_PROFILE_TOP", 40)),
+        )
         print(out.getvalue(), file=sys.stderr, flush=True)
     return {"runs": measured}
 

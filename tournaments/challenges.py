@@ -27,7 +27,7 @@ from tournaments.prompts import (
 from tournaments.schemas import (
     ChallengeResponse,
 )
-from tournaments.state import MatchView, TournamentState, load_state, split_round
+from tournaments.state import MatchView, TournamentState, reload_round, split_round
 from tournaments.turns import (
     add_cost,
     call_spec,
@@ -97,7 +97,9 @@ class ChallengeStage:
         stop = save_turns(
             debate, state, stage="challenge", code=round, kind=TurnKind.CHALLENGE, results=results
         )
-        return StageOutcome(after=load_state(debate), stop=stop)
+        return StageOutcome(
+            after=reload_round(state, bracket_round=split_round(round)[0]), stop=stop
+        )
 
 
 def needs_sending_back(state: TournamentState, code: int) -> list[tuple[MatchView, Any]]:
@@ -145,4 +147,4 @@ class RechallengeStage(ChallengeStage):
                 type=tournament_events.MATCH_TURNS,
                 payload={"match": match.pk, "round": r, "kind": turn.kind, "models": [model]},
             )
-        return StageOutcome(after=load_state(debate))
+        return StageOutcome(after=reload_round(state, bracket_round=split_round(round)[0]))

@@ -24,7 +24,7 @@ from tournaments.prompts import (
     convergence_prompt,
 )
 from tournaments.semantic_hook import semantic_function
-from tournaments.state import MatchView, TournamentState, load_state, split_round
+from tournaments.state import MatchView, TournamentState, reload_round, split_round
 from tournaments.turns import (
     add_cost,
     call_spec,
@@ -169,4 +169,4 @@ class ConvergeStage:
                     "summary": entry["summary"],
                 },
             )
-        return StageOutcome(after=load_state(debate))
+        return StageOutcome(after=reload_round(state, bracket_round=split_round(round)[0]))

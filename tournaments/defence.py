@@ -10,7 +10,7 @@ from tournaments.prompts import (
 from tournaments.schemas import (
     DefenceResponse,
 )
-from tournaments.state import load_state, split_round
+from tournaments.state import reload_round, split_round
 from tournaments.turns import (
     call_spec,
     keyed,
@@ -61,4 +61,6 @@ class DefendStage:
         stop = save_turns(
             debate, state, stage="defend", code=round, kind=TurnKind.DEFENCE, results=results
         )
-        return StageOutcome(after=load_state(debate), stop=stop)
+        return StageOutcome(
+            after=reload_round(state, bracket_round=split_round(round)[0]), stop=stop
+        )

@@ -31,7 +31,7 @@ from tournaments.ratings import apply_elo
 from tournaments.schemas import (
     ConfidenceFactors,
 )
-from tournaments.state import MatchView, TournamentState, load_state, split_round
+from tournaments.state import MatchView, TournamentState, reload_round, split_round
 from tournaments.turns import (
     add_cost,
     call_spec,
@@ -96,7 +96,7 @@ class JudgeStage:
             decide(match, m, res.parsed if res.ok else None, state)
             ratings = apply_elo(match, state.decision_type)
             finished_event(debate, match, ratings)
-        after = load_state(debate)
+        after = reload_round(state, bracket_round=split_round(round)[0])
         stop = None
         if br == state.bracket_rounds:
             final = after.matches_of(br)[0]

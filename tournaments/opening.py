@@ -13,7 +13,7 @@ from tournaments.prompts import (
 from tournaments.schemas import (
     RecommendationDraft,
 )
-from tournaments.state import TournamentState, load_state, split_round
+from tournaments.state import TournamentState, reload_round, split_round
 from tournaments.turns import (
     call_spec,
     keyed,
@@ -87,4 +87,6 @@ class InitialStage:
             results=results,
             match_ids=slots,
         )
-        return StageOutcome(after=load_state(debate), stop=stop)
+        return StageOutcome(
+            after=reload_round(state, bracket_round=split_round(round)[0]), stop=stop
+        )

@@ -13,6 +13,7 @@ Stage rounds: ``StageRun.round`` holds ``bracket_round * 100 + match_round``
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections import defaultdict
@@ -30,6 +31,7 @@ __all__ = [
     "TournamentState",
     "TurnView",
     "load_state",
+    "reload_round",
     "split_round",
     "stage_round",
     "state_hash",
@@ -189,6 +191,49 @@ def _spent_by_round(matches: list[Match], rounds: int) -> tuple[str, ...]:
     return tuple(str(spent[r]) for r in range(1, rounds + 1))
 
 
+def _match_view(m: Match) -> MatchView:
+    return MatchView(
+        id=m.pk,
+        bracket_round=m.bracket_round,
+        slot=m.slot,
+        model_a=m.model_a,
+        model_b=m.model_b,
+        status=m.status,
+        rounds=m.rounds,
+        convergence=tuple(m.convergence_scores),
+        winner=m.winner,
+        loser=m.loser,
+        budget_stopped=m.budget_stopped,
+        cost_usd=str(m.cost_usd),
+        turns=_turns(m),
+    )
+
+
+def reload_round(state: TournamentState, *, bracket_round: int) -> TournamentState:
+    """``state`` with one bracket round's matches read again: what a stage of it wrote.
+
+    A stage writes only the matches (and turns) of its own bracket round, under
+    the run's lease, so the rest of the state cannot have changed: reading the
+    whole tournament back after every stage (every match, every turn) made
+    each stage cost more as the run went on. Equal to :func:`load_state`
+    (tests/tournaments/test_state_after_stage.py).
+    """
+    fresh = Match.objects.filter(
+        tournament_id=state.tournament_id, bracket_round=bracket_round
+    ).prefetch_related("turns")
+    kept = [m for m in state.matches if m.bracket_round != bracket_round]
+    views = sorted(
+        [*kept, *(_match_view(m) for m in fresh)], key=lambda m: (m.bracket_round, m.slot)
+    )
+    spent = list(state.spent_by_round)
+    if bracket_round <= len(spent):
+        total = sum(
+            (Decimal(m.cost_usd) for m in views if m.bracket_round == bracket_round), Decimal(0)
+        )
+        spent[bracket_round - 1] = str(total)
+    return dataclasses.replace(state, matches=tuple(views), spent_by_round=tuple(spent))
+
+
 def load_state(debate: Debate) -> TournamentState:
     tournament = debate.tournament
     matches = list(tournament.matches.prefetch_related("turns").order_by("bracket_round", "slot"))
@@ -205,24 +250,7 @@ def load_state(debate: Debate) -> TournamentState:
         no_cache=tournament.no_cache,
         case_file_id=tournament.case_file_id,
         budget_usd=str(debate.budget_usd),
-        matches=tuple(
-            MatchView(
-                id=m.pk,
-                bracket_round=m.bracket_round,
-                slot=m.slot,
-                model_a=m.model_a,
-                model_b=m.model_b,
-                status=m.status,
-                rounds=m.rounds,
-                convergence=tuple(m.convergence_scores),
-                winner=m.winner,
-                loser=m.loser,
-                budget_stopped=m.budget_stopped,
-                cost_usd=str(m.cost_usd),
-                turns=_turns(m),
-            )
-            for m in matches
-        ),
+        matches=tuple(_match_view(m) for m in matches),
         spent_by_round=_spent_by_round(matches, round_count(len(models))),
     )
 
