@@ -71,6 +71,7 @@ NOT_PAGES = {
     "coach:api_draft": "JSON for the coach's script",
     "coach:api_advance": "JSON for the coach's script",
     "debates:retry": "POST only",
+    "debates:stop": "POST only",
     "debates:events": "the SSE stream: data for the live page's script",
     "debates:export_json": "a download of the stored record",
     "debates:export_iccma": "a download for solvers",

@@ -138,3 +138,13 @@ def test_a_retry_voids_an_older_request_to_stop(ada, settings, monkeypatch) -> N
     services.retry_debate(debate_id=debate.pk, user=ada)
 
     assert Debate.objects.get(pk=debate.pk).stop_requested_at is None
+
+
+def test_it_needs_the_csrf_token(ada) -> None:
+    from django.test import Client
+
+    debate = _owned_debate(ada)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(ada)
+    assert client.post(reverse("debates:stop", args=[debate.pk])).status_code == 403
+    assert Debate.objects.get(pk=debate.pk).stop_requested_at is None
