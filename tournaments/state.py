@@ -37,10 +37,16 @@ __all__ = [
     "state_hash",
 ]
 
+# A match has at most 5 rounds (services.create_tournament), far below the base;
+# stage_round refuses anything that would spill into the next bracket round.
 ROUND_BASE = 100
 
 
 def stage_round(bracket_round: int, match_round: int) -> int:
+    if not 0 <= match_round < ROUND_BASE or bracket_round < 0:
+        raise ValueError(
+            f"no stage round for bracket round {bracket_round}, match round {match_round}"
+        )
     return bracket_round * ROUND_BASE + match_round
 
 
