@@ -26,6 +26,7 @@ from config.admin_tools import ReadOnlyInline, ViewOnlyMixin
 from config.money import format_money
 from debates.models import Attack, AttackValidation, DebateArgument
 from engine.models import Debate, DebateEvent, LLMCall, Persona
+from engine.stop_messages import stop_sentence
 
 __all__ = ["cost_by_model"]
 
@@ -172,7 +173,7 @@ class DebateAdmin(ViewOnlyMixin, admin.ModelAdmin):
                 "fields": (
                     "status",
                     "stop_reason",
-                    "stop_detail",
+                    "stop_said",
                     "rounds_completed",
                     "failure",
                     "error",
@@ -192,7 +193,7 @@ class DebateAdmin(ViewOnlyMixin, admin.ModelAdmin):
         "budget_usd",
         "status",
         "stop_reason",
-        "stop_detail",
+        "stop_said",
         "rounds_completed",
         "failure",
         "error",
@@ -228,6 +229,11 @@ class DebateAdmin(ViewOnlyMixin, admin.ModelAdmin):
     @admin.display(description=_("calls"), ordering="call_total")
     def calls(self, debate: Debate) -> int:
         return debate.call_total
+
+    @admin.display(description=_("stop detail"))
+    def stop_said(self, debate: Debate) -> str:
+        """Why it stopped, in the admin's language (older rows: the stored English)."""
+        return stop_sentence(debate.stop_code, debate.stop_params) or debate.stop_detail or "—"
 
     @admin.display(description=_("cost per model"))
     def cost_per_model(self, debate: Debate) -> str:

@@ -60,7 +60,7 @@ def debate_json(*, debate: Debate, ledger: bool = True) -> dict[str, Any]:
             "is_demo": debate.is_demo,
             "status": debate.status,
             "stop_reason": debate.stop_reason,
-            "stop_detail": debate.stop_detail,
+            "stop_detail": debate.stop_in_english,
             # The stop as a code with its parameters (engine/stop_messages.py words it).
             "stop_code": debate.stop_code,
             "stop_params": debate.stop_params,

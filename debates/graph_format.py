@@ -63,7 +63,7 @@ def announce_convergence(debate: Debate, decision: StopDecision, output: dict) -
         payload={
             "round": debate.rounds_completed,
             "stop_reason": decision.reason.value,
-            "detail": decision.detail,
+            **({} if decision.code else {"detail": decision.detail}),
             "code": decision.code,
             "params": decision.params,
             "camps": len(output["camps"]),

@@ -146,8 +146,9 @@ class Debate(models.Model):
         _("stop reason"), max_length=20, choices=StopReason.choices, blank=True, default=""
     )
     # Which condition fired and on what numbers: a code and its parameters, worded in
-    # the reader's language by engine.stop_messages; the English sentence is kept for
-    # exports and the command line (and is all that rows older than the codes have).
+    # the reader's language by engine.stop_messages (in English for exports and the
+    # command line: stop_in_english). stop_detail holds a sentence only for rows older
+    # than the codes and for a decision that has no code.
     stop_detail = models.TextField(_("stop detail"), blank=True, default="")
     stop_code = models.CharField(_("stop code"), max_length=40, blank=True, default="")
     stop_params = models.JSONField(_("stop parameters"), default=dict, blank=True)
@@ -238,6 +239,13 @@ class Debate(models.Model):
             return page_url(self)
         name = "debates:result" if self.is_finished else "debates:live"
         return reverse(name, args=[self.pk])
+
+    @property
+    def stop_in_english(self) -> str:
+        """Why it stopped, in English, for exports and the command line (worded from its code)."""
+        from engine.stop_messages import english_or_stored
+
+        return english_or_stored(self.stop_code, self.stop_params, self.stop_detail)
 
     @property
     def can_stop(self) -> bool:

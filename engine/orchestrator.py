@@ -279,13 +279,16 @@ def finish(debate: Debate, decision: StopDecision, *, state=None) -> None:
     if fmt.on_finish is not None:
         fmt.on_finish(debate, decision, output)
     cost = Debate.objects.filter(pk=debate.pk).values_list("cost_usd", flat=True).get()
+    # What people read is stored as the code and its parameters, worded when shown
+    # (engine/stop_messages.py); only a decision without a code keeps its sentence.
+    sentence = {} if decision.code else {"detail": decision.detail}
     events.record_event(
         debate=debate,
         type=events.DEBATE_COMPLETE,
         payload={
             "status": str(status),
             "stop_reason": decision.reason.value,
-            "detail": decision.detail,
+            **sentence,
             "code": decision.code,
             "params": decision.params,
             "round": debate.rounds_completed,
@@ -296,7 +299,7 @@ def finish(debate: Debate, decision: StopDecision, *, state=None) -> None:
     Debate.objects.filter(pk=debate.pk).update(
         status=status,
         stop_reason=decision.reason.value,
-        stop_detail=decision.detail,
+        stop_detail=sentence.get("detail", ""),
         stop_code=decision.code,
         stop_params=decision.params,
         output=output,

@@ -5,9 +5,9 @@ The engine and each format store a stop as a code (``budget``,
 sentence to be parsed back. Each code's sentence is a gettext message,
 registered here by whoever stops for that reason (the engine, a format in
 its ``AppConfig.ready``), and said in the reader's language at display time.
-The English sentence is kept beside the code too (``Debate.stop_detail``),
-for exports and the command line; a row older than the codes has only that
-sentence, and pages show it as it is.
+Nothing is stored in words: exports and the command line word the code in
+English when they write (:func:`english_or_stored`). A row older than the
+codes has only its English sentence (``Debate.stop_detail``), shown as it is.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from django.utils.translation import gettext, override
 
 __all__ = [
     "english",
+    "english_or_stored",
     "legacy_code",
     "register_stage_labels",
     "register_stop_messages",
@@ -85,6 +86,16 @@ def english(code: str, params: Mapping[str, Any] | None) -> str:
     values = {key: _shown(key, value, localise=False) for key, value in (params or {}).items()}
     with override("en"):
         return gettext(message) % values
+
+
+def english_or_stored(code: str, params: Mapping[str, Any] | None, stored: str = "") -> str:
+    """The stop in English for an export or the command line; ``stored`` for a row with no code."""
+    if code in _MESSAGES:
+        try:
+            return english(code, params)
+        except (KeyError, TypeError, ValueError):
+            pass  # parameters that do not fit the sentence
+    return stored
 
 
 # The sentences stored before stops had codes, each read back into its code and

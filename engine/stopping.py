@@ -59,8 +59,9 @@ STOPPED_REASONS = frozenset(
 class StopDecision:
     """Why a run stops: the reason, and for people a code with its parameters.
 
-    ``detail`` is the English sentence stored for exports and the command line;
-    pages word ``code`` and ``params`` in the reader's language.
+    ``detail`` is the English sentence, for a format's output document and the
+    command line; the run row and its events keep only ``code`` and ``params``
+    (when there is a code), which pages word in the reader's language.
     """
 
     reason: StopReason

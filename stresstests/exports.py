@@ -60,7 +60,7 @@ def stress_test_json(*, stress: StressTest) -> dict[str, Any]:
             "offline": stress.offline,
             "status": debate.status,
             "stopReason": debate.stop_reason,
-            "stopDetail": debate.stop_detail,
+            "stopDetail": debate.stop_in_english,
             "stopCode": debate.stop_code,
             "stopParams": debate.stop_params,
             "roundLimit": stress.round_limit,

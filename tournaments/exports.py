@@ -71,7 +71,7 @@ def tournament_json(*, debate: Debate) -> dict[str, Any]:
         "isDemo": debate.is_demo,
         "status": debate.status,
         "stopReason": debate.stop_reason,
-        "stopDetail": debate.stop_detail,
+        "stopDetail": debate.stop_in_english,
         "stopCode": debate.stop_code,
         "stopParams": debate.stop_params,
         "decisionType": tournament.decision_type,

@@ -33,7 +33,7 @@ def test_it_stops_cleanly_before_a_stage_it_cannot_pay_for(fake_anthropic):
     debate.refresh_from_db()
     # The budget is the engine's own reason, not a defect of the argument.
     assert (debate.status, debate.stop_reason) == (DebateStatus.STOPPED, StopReason.BUDGET)
-    assert debate.stop_code == "budget" and debate.stop_detail.startswith("The next stage (")
+    assert debate.stop_code == "budget" and debate.stop_in_english.startswith("The next stage (")
     assert debate.cost_usd <= budget
     assert StageRun.objects.filter(debate=debate).count() < len(plan(max_rounds=3))
     assert LLMCall.objects.filter(debate=debate).count() < 1 + 2 + 3 * 3

@@ -6,6 +6,8 @@ stage under way finishes and is kept, the next is never asked of the model.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -148,3 +150,24 @@ def test_it_needs_the_csrf_token(ada) -> None:
     client.force_login(ada)
     assert client.post(reverse("debates:stop", args=[debate.pk])).status_code == 403
     assert Debate.objects.get(pk=debate.pk).stop_requested_at is None
+
+
+def test_it_stores_the_stop_as_a_code_and_words_it_when_exported(client, ada, fake_anthropic):
+    fake_anthropic.responder = FakeDebateModel()
+    debate = _owned_debate(ada)
+    request_stop(debate_id=debate.pk, user=ada)
+    run_debate(debate_id=debate.pk)
+
+    debate.refresh_from_db()
+    # No sentence is stored, on the row or in its last event: only the code and its numbers.
+    assert debate.stop_detail == ""
+    complete = debate.events.get(type=engine_events.DEBATE_COMPLETE)
+    assert "detail" not in complete.payload
+    assert complete.payload["params"] == {"stage": "decompose", "round": 0}
+    english = debate.stop_in_english
+    assert english.startswith("Its owner stopped it before the next stage (")
+    assert english.endswith(", round 0).")
+    exported = client.get(reverse("debates:export_json", args=[debate.pk])).json()
+    assert english in json.dumps(exported)
+    with translation.override("es"):
+        assert stop_sentence(debate.stop_code, debate.stop_params).startswith("Su dueño")

@@ -84,7 +84,7 @@ def test_it_stops_on_a_grade_d_claim_in_the_thesis(start) -> None:
     assert debate.stop_reason == "CRITICAL_DEFECT" and debate.rounds_completed == 1
     claim = RegisteredClaim.objects.get(inquiry_id=debate.pk)
     assert claim.grade == "D" and {d["code"] for d in claim.defects} >= {"BROKEN_CHAIN"}
-    assert "C-1" in debate.stop_detail
+    assert "C-1" in debate.stop_in_english
     assert debate.output["actions"]["documents"][0]["claim"] == "C-1"
 
 
