@@ -69,8 +69,8 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-# What the debate_error event says (English, for logs and API readers); the
-# pages show their own translated sentence for the failure code.
+# The start of Debate.error, the details instructors read in the admin (English);
+# pages and the debate_error event carry only the failure code.
 FAILURE_SUMMARIES = {
     DebateFailure.SERVICE_UNAVAILABLE: "The AI service was unavailable; the debate can be retried.",
     DebateFailure.NO_API_KEY: "An Anthropic API key is needed to run debates.",
@@ -320,7 +320,9 @@ def _fail(
             events.record_event(
                 debate=debate,
                 type=events.DEBATE_ERROR,
-                payload={"error": message, "failure": failure.value, **(where or {})},
+                # The code only: pages word it in the reader's language (older events
+                # also carry an English "error", which the live page falls back to).
+                payload={"failure": failure.value, **(where or {})},
             )
             Debate.objects.filter(pk=debate_id).update(
                 status=DebateStatus.FAILED,

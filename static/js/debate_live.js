@@ -222,7 +222,7 @@
     },
     debate_error(p) {
       const named = t("failures", p.failure);
-      const plain = named === p.failure ? p.error : named;
+      const plain = named === p.failure ? (p.error || strings.failed) : named;
       setStatus("failed");
       setStage(strings.stages.failed);
       finish(strings.failed, plain, true);

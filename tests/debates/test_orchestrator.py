@@ -160,4 +160,5 @@ def test_it_fails_with_a_clear_error_without_an_api_key(no_anthropic_key):
     assert debate.status == DebateStatus.FAILED
     last = debate.events.order_by("seq").last()
     assert last.type == engine_events.DEBATE_ERROR
-    assert "API key" in last.payload["error"]
+    assert last.payload["failure"] == "no_api_key" and "error" not in last.payload
+    assert "API key" in debate.error  # the details, for instructors
