@@ -4,6 +4,11 @@ One AsyncAnthropic client per event loop is kept and reused, so turns share
 its connection pool (llm/ advises one client per loop). The key and base URL
 are part of the cache key because the SDK reads them from the environment at
 construction: a changed environment (tests, a rotated key) gets a new client.
+
+A kept client is closed when its loop shuts down: it is held by an async
+generator, and ``loop.shutdown_asyncgens()`` (which ``asyncio.run``, uvicorn
+and asgiref's per-call loops run before closing) closes every open one. An
+aiohttp session left open would otherwise warn when collected.
 """
 
 from __future__ import annotations
@@ -31,7 +36,15 @@ _clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, Any]]
 )
 
 
-def _client() -> Any:
+async def _held(client: Any) -> AsyncIterator[Any]:
+    """Hold ``client`` open until the generator is closed (by its loop's shutdown)."""
+    try:
+        yield client
+    finally:
+        await client.close()
+
+
+async def _client() -> Any:
     key = (
         os.environ.get("ANTHROPIC_API_KEY", ""),
         os.environ.get("ANTHROPIC_BASE_URL", ""),
@@ -40,11 +53,16 @@ def _client() -> Any:
     )
     per_loop = _clients.setdefault(asyncio.get_running_loop(), {})
     if key not in per_loop:
-        per_loop.clear()  # a changed environment retires the old client
-        per_loop[key] = make_async_client(
+        for _old, holder in per_loop.values():  # a changed environment retires the old client
+            await holder.aclose()
+        per_loop.clear()
+        client = make_async_client(
             timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=settings.LLM_MAX_RETRIES
         )
-    return per_loop[key]
+        holder = _held(client)
+        await anext(holder)  # started: the loop now knows it and will close it
+        per_loop[key] = (client, holder)
+    return per_loop[key][0]
 
 
 def turn_reserve_usd() -> Decimal:
@@ -61,7 +79,7 @@ async def stream_coach_reply(
 ) -> AsyncIterator[TextDelta | StreamDone[CoachAIResult]]:
     """TextDelta as `assistantText` grows, then StreamDone; raises llm.LLMError."""
     async for item in astream_structured(
-        client=_client(),
+        client=await _client(),
         model=settings.COACH_MODEL,
         system=system,
         messages=messages,

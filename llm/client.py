@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from anthropic import Anthropic, AsyncAnthropic
+from anthropic import Anthropic, AsyncAnthropic, DefaultAioHttpClient
 
 from llm.errors import LLMError
 
@@ -33,9 +33,16 @@ def make_async_client(*, timeout: float, max_retries: int) -> AsyncAnthropic:
     ``max_retries`` is the SDK's retry budget for 408/409/429/5xx/connection
     errors (honouring ``retry-after``). Raises LLMError("unavailable") without
     a key.
+
+    The HTTP transport is aiohttp (the SDK's ``aiohttp`` extra): its C parser
+    reads a streamed reply's chunks for less CPU than the default httpx
+    transport (a coach turn: about 12-15 % less server CPU, docs/coach.md).
+    The SDK's retries, timeouts and error mapping are the same with either.
     """
     _require_key()
-    return AsyncAnthropic(timeout=timeout, max_retries=max_retries)
+    return AsyncAnthropic(
+        timeout=timeout, max_retries=max_retries, http_client=DefaultAioHttpClient(timeout=timeout)
+    )
 
 
 def make_client(*, timeout: float, max_retries: int) -> Anthropic:
