@@ -30,10 +30,16 @@ __all__ = ["Stage", "StageOutcome"]
 
 @dataclass(frozen=True, slots=True)
 class StageOutcome:
-    """What a committed stage leaves: the state after it, and a stop decision if any."""
+    """What a committed stage leaves: the state after it, and a stop decision if any.
+
+    ``written``: what the stage wrote, in the format's own shape, for its
+    ``after_stage`` hook (which would otherwise read the rows back); the engine
+    never looks at it.
+    """
 
     after: Any
     stop: StopDecision | None = None
+    written: Any = None
 
 
 @runtime_checkable

@@ -62,7 +62,8 @@ def record_hash(
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def _payload(inquiry_id: int, stage_run, before, after) -> dict:
+def _written_outputs(inquiry_id: int, stage_run) -> list[tuple[AgentOutput, list]]:
+    """The node's outputs and their violations, read back (a stage that did not hand them over)."""
     node = stage_run.name.removesuffix(RESEND)
     attempt = 2 if stage_run.name.endswith(RESEND) else 1
     outputs = (
@@ -72,6 +73,15 @@ def _payload(inquiry_id: int, stage_run, before, after) -> dict:
         .order_by("id")
         .prefetch_related(Prefetch("violations", GateViolation.objects.order_by("id")))
     )
+    return [(o, [(v.rule, v.detail) for v in o.violations.all()]) for o in outputs]
+
+
+def _payload(inquiry_id: int, stage_run, before, after, written=None) -> dict:
+    """The record's payload; ``written``: the (output, violations) the stage just wrote,
+    in order (``StageOutcome.written``), else they are read back."""
+    if written is None:
+        written = _written_outputs(inquiry_id, stage_run)
+    outputs = [o for o, _ in written]
     new_claims = after.claims[len(before.claims) :]
     new_calcs = after.calcs[len(before.calcs) :]
     payload = {
@@ -83,9 +93,10 @@ def _payload(inquiry_id: int, stage_run, before, after) -> dict:
                 "accepted": o.accepted,
                 "dropped": o.dropped,
                 "record": o.record,
-                "violations": [[v.rule, v.detail] for v in o.violations.all()],
+                # As stored: GateViolation.detail keeps its first 2,000 characters.
+                "violations": [[rule, detail[:2000]] for rule, detail in violations],
             }
-            for o in outputs
+            for o, violations in written
         ],
         "claims": [
             {
@@ -100,7 +111,7 @@ def _payload(inquiry_id: int, stage_run, before, after) -> dict:
         "calcs": [{"id": k.key, "op": k.op, "result": k.result} for k in new_calcs],
         "evidence": [e.key for e in after.evidence[len(before.evidence) :]],
     }
-    if node == "stop_condition_check" and after.round_log:
+    if stage_run.name == "stop_condition_check" and after.round_log:
         round_, reason, detail = after.round_log[-1]
         payload["decision"] = {"stop": reason, "rationale": detail}
     return payload
@@ -117,11 +128,14 @@ def write_record(*, debate, stage_run, before, outcome, results) -> AuditRecord:
     )
     seq = (last[0] + 1) if last else 1
     prev = last[1] if last else GENESIS
-    payload = _payload(inquiry_id, stage_run, before, outcome.after)
+    payload = _payload(inquiry_id, stage_run, before, outcome.after, outcome.written)
     if stage_run.name == "arbiter_close":
-        arbiter = AgentOutput.objects.filter(
-            inquiry_id=inquiry_id, round=stage_run.round, agent="arbiter"
-        ).first()
+        if outcome.written is not None:
+            arbiter = next((o for o, _ in outcome.written if o.agent == "arbiter"), None)
+        else:
+            arbiter = AgentOutput.objects.filter(
+                inquiry_id=inquiry_id, round=stage_run.round, agent="arbiter"
+            ).first()
         payload["decision"] = {
             "arbiter": arbiter.record if arbiter else None,
             "rationale": arbiter.content if arbiter else "",

@@ -8,12 +8,12 @@ second rejection is recorded and the agent's output is dropped for the
 round, with an ``agent_dropped`` event. Code nodes make no call.
 
 The state handed to the next stage is exactly what a resumed run would load
-(the audit hashes chain across a restart): a model node builds it from the
-state before and the rows it just wrote (the run's lease keeps every other
-writer out); the other nodes re-read the inquiry's own rows, taking the case
-file's sources and spans already read from the state before
-(``load_state(..., before=)``: the case file is frozen while the inquiry runs).
-tests/inquiries/test_state_after_stage.py holds each stage's state to a full read.
+(the audit hashes chain across a restart): every node builds it from the
+state before and the rows it just wrote, never reading the inquiry back (the
+run's lease keeps every other writer out, and the case file is frozen while
+the inquiry runs), so a stage costs the same in round 1 and round 10.
+tests/inquiries/test_state_after_stage.py holds each stage's state to a full
+read (``load_state``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from argumentation.sanad import Grade
-from casefiles.models import Span
+from casefiles.models import Span, parse_span_key
 from casefiles.retrieval import retrieve_spans
 from engine import events
 from engine.calls import CallResult, CallSpec
@@ -47,7 +47,7 @@ from inquiries.models import (
 from inquiries.prompts import agent_prompt, arbiter_prompt
 from inquiries.registry import process_reply
 from inquiries.schemas import AgentReply, ArbiterReply
-from inquiries.state import CalcView, ClaimView, InquiryState, OutputView, load_state
+from inquiries.state import CalcView, ClaimView, InquiryState, OutputView, SpanView
 from inquiries.stopping import StopState, stop_reason
 
 __all__ = ["DEBATERS", "STAGES", "debaters", "thesis_probability"]
@@ -71,14 +71,39 @@ def thesis_probability(position: str, confidence: float | None) -> float:
     return {"supports": c, "opposes": 1.0 - c}.get(position, 0.5)
 
 
-def _span_maps(case_file_id: int) -> tuple[dict[str, str], dict[str, str]]:
-    rows = Span.objects.filter(case_file_id=case_file_id).values_list(
-        "source_id", "ordinal", "text"
-    )
+def cited_span_keys(replies: Sequence[AgentReply]) -> set[str]:
+    """Every span id the replies cite: their claims' chains and their calculations' inputs."""
+    return {
+        key
+        for reply in replies
+        for key in (
+            *(chain.span for claim in reply.new_claims for chain in claim.chains),
+            *(given.span for calc in reply.calcs for given in calc.inputs),
+        )
+    }
+
+
+def cited_span_maps(case_file_id: int, keys: set[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The cited spans of the case file: span id → its source id, and → its text.
+
+    Only what the replies cite is read (one query, none when nothing is cited),
+    so a stage costs the same in a case file of 20 spans or of 20,000. An id
+    the case file does not have is left out, as a map of all its spans would
+    leave it out: keys are matched as ``S<source>.<ordinal>`` is written.
+    """
+    wanted = {pair for key in keys if (pair := parse_span_key(key))}
+    if not wanted:
+        return {}, {}
+    rows = Span.objects.filter(
+        case_file_id=case_file_id,
+        source_id__in={source for source, _ in wanted},
+        ordinal__in={ordinal for _, ordinal in wanted},
+    ).values_list("source_id", "ordinal", "text")
     spans, texts = {}, {}
     for source_id, ordinal, text in rows:
         key = f"S{source_id}.{ordinal}"
-        spans[key], texts[key] = f"SRC-{source_id}", text
+        if key in keys:
+            spans[key], texts[key] = f"SRC-{source_id}", text
     return spans, texts
 
 
@@ -160,7 +185,9 @@ class AgentNode:
         self, *, debate: Debate, state: InquiryState, round: int, results: Sequence[CallResult]
     ) -> StageOutcome:
         inquiry = Inquiry.objects.get(pk=debate.pk)
-        spans, texts = _span_maps(inquiry.case_file_id)
+        spans, texts = cited_span_maps(
+            inquiry.case_file_id, cited_span_keys([r.parsed for r in results if r.ok])
+        )
         # Every claim and calc of the inquiry is in the state (the run holds the lease).
         next_claim = len(state.claims) + 1
         next_calc = len(state.calcs) + 1
@@ -169,6 +196,7 @@ class AgentNode:
         outputs: list[OutputView] = []
         claims: list[ClaimView] = []
         calcs: list[CalcView] = []
+        written: list[tuple[AgentOutput, list[tuple[str, str]]]] = []  # for the audit record
         for result in results:
             agent = result.spec.agent
             output_id = f"O-{uuid.uuid5(uuid.NAMESPACE_URL, f'{debate.pk}/{self.name}/{round}/{agent}').hex[:12]}"
@@ -188,6 +216,7 @@ class AgentNode:
                 )
                 self._violations(inquiry, output, violations)
                 outputs.append(_output_view(output, violations))
+                written.append((output, violations))
                 self._announce(debate, output, violations, [], [])
                 continue
             processed = process_reply(
@@ -249,6 +278,7 @@ class AgentNode:
                 calcs += [_calc_view(calc) for calc in processed.calcs]
             self._violations(inquiry, output, processed.violations)
             outputs.append(_output_view(output, processed.violations))
+            written.append((output, processed.violations))
             self._announce(debate, output, processed.violations, processed.claims, processed.calcs)
         # Built, not read back: under the run's lease the state before plus
         # this stage's rows is the state after (inquiries/state.py's order:
@@ -259,7 +289,7 @@ class AgentNode:
             claims=state.claims + tuple(claims),
             calcs=state.calcs + tuple(calcs),
         )
-        return StageOutcome(after=after)
+        return StageOutcome(after=after, written=tuple(written))
 
     @staticmethod
     def _violations(inquiry, output, violations) -> None:
@@ -314,18 +344,33 @@ class EvidenceRetrieval:
         for output in state.accepted(round=round):
             queries += [q for q in output.evidence_requests if q not in queries]
         found = []
+        evidence: list[SpanView] = []
         for query in queries:
-            keys = [h.key for h in retrieve_spans(query, inquiry.case_file_id, EVIDENCE_PER_QUERY)]
+            hits = retrieve_spans(query, inquiry.case_file_id, EVIDENCE_PER_QUERY)
+            keys = [h.key for h in hits]
             new = [k for k in keys if k not in known]
             known.update(new)
             RetrievedEvidence.objects.create(
                 inquiry=inquiry, round=round, query=query[:1000], span_keys=keys, new_span_keys=new
             )
             found.append({"query": query, "spans": keys, "new": new})
+            evidence += [
+                SpanView(key=h.key, source=f"SRC-{h.source_id}", text=h.text)
+                for h in hits
+                if h.key in new
+            ]
         events.record_event(
             debate=debate, type="evidence_retrieved", payload={"round": round, "queries": found}
         )
-        return StageOutcome(after=load_state(debate, before=state))
+        # Built, not read back (as AgentNode.commit): the spans found are the newest evidence.
+        after = replace(
+            state,
+            evidence=state.evidence + tuple(evidence),
+            retrieved_rounds=tuple(sorted({*state.retrieved_rounds, round}))
+            if queries
+            else state.retrieved_rounds,
+        )
+        return StageOutcome(after=after)
 
 
 class ArbiterClose:
@@ -363,6 +408,8 @@ class ArbiterClose:
         ]
         result = results[0] if results else None
         decision = None
+        outputs: tuple[OutputView, ...] = ()
+        written: list[AgentOutput] = []
         if result is not None and result.ok:
             reply: ArbiterReply = result.parsed
             decision = {
@@ -371,7 +418,7 @@ class ArbiterClose:
                 "dissent_rationale": reply.dissent_rationale,
                 "challenges": challenges,
             }
-            AgentOutput.objects.create(
+            output = AgentOutput.objects.create(
                 inquiry=inquiry,
                 round=round,
                 node=self.name,
@@ -383,6 +430,8 @@ class ArbiterClose:
                 accepted=True,
                 output_id=f"O-arbiter-{debate.pk}-{round}",
             )
+            outputs = (_output_view(output, ()),)
+            written.append(output)
         events.record_event(
             debate=debate,
             type="arbiter_decision",
@@ -393,7 +442,10 @@ class ArbiterClose:
                 "rationale": result.parsed.rationale if decision else "",
             },
         )
-        return StageOutcome(after=load_state(debate, before=state))
+        return StageOutcome(
+            after=replace(state, outputs=state.outputs + outputs),
+            written=tuple((output, []) for output in written),
+        )
 
 
 def _latest_per_agent(state: InquiryState, up_to_round: int) -> dict[str, tuple[str, float | None]]:
@@ -476,7 +528,8 @@ class StopCheck:
                 "new_evidence": new_evidence,
             },
         )
-        return StageOutcome(after=load_state(debate, before=state))
+        logged = (round, reason.value if reason else "", detail or "")
+        return StageOutcome(after=replace(state, round_log=(*state.round_log, logged)))
 
 
 # The stop check's words, as codes: pages say them in the reader's language

@@ -77,3 +77,34 @@ RICH_HASH = "7e14ff342b55dadedbb474e8a846655716459155de44befc84c325475655c669"
 def test_it_hashes_every_kind_of_view_as_before() -> None:
     assert state_hash(RICH) == RICH_HASH
     assert state_hash(replace(RICH, round_log=())) != RICH_HASH
+
+
+@pytest.mark.django_db(transaction=True)
+def test_its_audit_records_hold_what_a_read_back_of_the_outputs_gives(start) -> None:
+    """The audit hook takes the outputs the stage hands over (StageOutcome.written)
+    rather than reading them back: each record must say what a read would."""
+    from types import SimpleNamespace
+
+    from inquiries.audit import _written_outputs, verify_chain
+    from inquiries.models import AuditRecord
+
+    debate = start(FakeInquiryModel(free_fact={"contradiction_finder"}))
+
+    assert debate.status == DebateStatus.DONE, debate.error
+    records = list(AuditRecord.objects.filter(inquiry_id=debate.pk).order_by("seq"))
+    with_outputs = 0
+    for record in records:
+        read = _written_outputs(debate.pk, SimpleNamespace(name=record.node, round=record.round))
+        outputs = record.payload["outputs"]
+        assert [o["output_id"] for o in outputs] == [o.output_id for o, _ in read], record.node
+        assert [o["violations"] for o in outputs] == [[list(v) for v in vs] for _, vs in read]
+        assert [o["record"] for o in outputs] == [o.record for o, _ in read], record.node
+        assert record.payload["messages"] == [
+            {"agent": o.agent, "content": o.content} for o, _ in read
+        ]
+        with_outputs += bool(read)
+    assert with_outputs >= 5
+    assert any(o["violations"] for r in records for o in r.payload["outputs"])
+    arbiter = [r for r in records if r.node == "arbiter_close"]
+    assert arbiter and all(r.payload["decision"]["arbiter"] for r in arbiter)
+    assert verify_chain(debate.pk) == []
