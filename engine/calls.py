@@ -43,6 +43,7 @@ __all__ = [
     "CallResult",
     "CallRunner",
     "CallSpec",
+    "LedgerFigures",
     "Prompt",
     "ServiceUnavailable",
     "close_thread_runner",
@@ -113,6 +114,20 @@ class CallSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class LedgerFigures:
+    """A call's ledger row, as a format reads it: what it cost and how long it took."""
+
+    cost_usd: Decimal
+    input_tokens: int
+    output_tokens: int
+    latency_ms: int
+
+    @classmethod
+    def of(cls, row: Any) -> LedgerFigures:
+        return cls(row.cost_usd, row.input_tokens, row.output_tokens, row.latency_ms)
+
+
+@dataclass(frozen=True, slots=True)
 class CallResult:
     spec: CallSpec
     parsed: Any | None
@@ -121,6 +136,11 @@ class CallResult:
     cost_usd: Decimal
     # What the model's tool calls returned (tools' records), for a live exchange.
     tool_calls: tuple = ()
+    # The request's hash (``spec.request_hash`` recomputes it from the whole
+    # prompt) and what its ledger row says, a replayed call's row included:
+    # a format reads them here rather than querying the ledger again.
+    request_hash: str = ""
+    ledger: LedgerFigures | None = None
 
     @property
     def ok(self) -> bool:
@@ -237,6 +257,8 @@ class CallRunner:
                 error=error,
                 reused=True,
                 cost_usd=Decimal(0),
+                request_hash=hashes[i],
+                ledger=LedgerFigures.of(row),
             )
         return CallPlan(
             specs=tuple(specs), replayed=replayed, missing=tuple(missing), hashes=hashes
@@ -332,6 +354,8 @@ class CallRunner:
             reused=False,
             cost_usd=row.cost_usd,
             tool_calls=tuple(getattr(reply, "tool_calls", ())),
+            request_hash=request_hash,
+            ledger=LedgerFigures.of(row),
         )
 
     @staticmethod

@@ -32,6 +32,7 @@ from tournaments.turns import (
     add_cost,
     call_spec,
     costs_by_hash,
+    hash_of,
     keyed,
     save_turns,
 )
@@ -133,7 +134,7 @@ class RechallengeStage(ChallengeStage):
             match_id, model = res.spec.tag
             match = Match.objects.select_for_update().get(pk=match_id)
             turn = Turn.objects.get(match=match, round=r, kind=TurnKind.CHALLENGE, model=model)
-            cost = costs.get(res.spec.request_hash, Decimal(0))
+            cost = costs.get(hash_of(res), Decimal(0))
             add_cost(match, model, cost)
             match.save()
             turn.sent_back = True

@@ -29,6 +29,7 @@ from tournaments.turns import (
     add_cost,
     call_spec,
     costs_by_hash,
+    hash_of,
     keyed,
 )
 from tournaments.verdicts import ConvergenceJudgement
@@ -107,7 +108,7 @@ class ConvergeStage:
                 cascade = settled
             else:
                 res = by_match[m.id]
-                cost = costs.get(res.spec.request_hash, Decimal(0))
+                cost = costs.get(hash_of(res), Decimal(0))
                 judged = res.parsed if res.ok else None
 
                 def arbiter(_a, _b, judged=judged):

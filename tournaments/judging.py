@@ -37,6 +37,7 @@ from tournaments.turns import (
     call_spec,
     costs_by_hash,
     finished_event,
+    hash_of,
     keyed,
 )
 from tournaments.verdicts import MatchVerdict
@@ -92,7 +93,7 @@ class JudgeStage:
         for m in self._open(state, round):
             res = by_match[m.id]
             match = Match.objects.select_for_update().get(pk=m.id)
-            add_cost(match, "arbiter", costs.get(res.spec.request_hash, Decimal(0)))
+            add_cost(match, "arbiter", costs.get(hash_of(res), Decimal(0)))
             decide(match, m, res.parsed if res.ok else None, state)
             ratings = apply_elo(match, state.decision_type)
             finished_event(debate, match, ratings)

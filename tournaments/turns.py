@@ -35,6 +35,7 @@ __all__ = [
     "call_spec",
     "costs_by_hash",
     "finished_event",
+    "hash_of",
     "keyed",
     "ledger_rows",
     "save_turns",
@@ -92,13 +93,30 @@ def call_spec(
     )
 
 
+def hash_of(result: CallResult) -> str:
+    """The result's request hash (kept on it by the engine; recomputing it hashes the prompt)."""
+    return result.request_hash or result.spec.request_hash
+
+
 def ledger_rows(debate: Debate, results: list[CallResult]) -> dict[str, dict[str, Any]]:
-    """The ledger rows of the stage's requests (replayed calls included), by request hash."""
-    hashes = [r.spec.request_hash for r in results]
-    rows = LLMCall.objects.filter(debate=debate, request_hash__in=hashes).values(
-        "request_hash", "cost_usd", "input_tokens", "output_tokens", "latency_ms"
-    )
-    return {row["request_hash"]: row for row in rows}
+    """The ledger rows of the stage's requests (replayed calls included), by request hash.
+
+    The engine hands each result its row's figures (``CallResult.ledger``); the
+    ledger is read only for a result without them.
+    """
+    rows = {
+        hash_of(r): {"request_hash": hash_of(r), **dataclasses.asdict(r.ledger)}
+        for r in results
+        if r.ledger is not None
+    }
+    if unread := [hash_of(r) for r in results if r.ledger is None]:
+        rows |= {
+            row["request_hash"]: row
+            for row in LLMCall.objects.filter(debate=debate, request_hash__in=unread).values(
+                "request_hash", "cost_usd", "input_tokens", "output_tokens", "latency_ms"
+            )
+        }
+    return rows
 
 
 def costs_by_hash(debate: Debate, results: list[CallResult]) -> dict[str, Decimal]:
@@ -149,27 +167,37 @@ def save_turns(
     results: list[CallResult],
     match_ids: dict | None = None,
 ) -> StopDecision | None:
-    """Turns for every side that answered; forfeits for sides that did not."""
+    """Turns for every side that answered; forfeits for sides that did not.
+
+    The stage's matches are read (and locked) in one query and its turns
+    inserted in one, in the order the matches come.
+    """
     _, r = split_round(code)
     ledger = ledger_rows(debate, results)
-    for match_id, sides in by_match(results, match_ids).items():
-        match = Match.objects.select_for_update().get(pk=match_id)
+    grouped = by_match(results, match_ids)
+    matches = Match.objects.select_for_update().in_bulk(list(grouped))
+    turns: list[Turn] = []
+    for match_id, sides in grouped.items():
+        match = matches[match_id]
         failed = {model: res for model, res in sides.items() if not res.ok}
         if len(failed) == 2:
+            Turn.objects.bulk_create(turns)  # the matches done so far keep their turns
             return both_failed(state, stage=stage, code=code, match=match, failed=failed)
         for model, res in sides.items():
-            row = ledger.get(res.spec.request_hash)
+            row = ledger.get(hash_of(res))
             cost = row["cost_usd"] if row else Decimal(0)
             add_cost(match, model, cost)
             if res.ok:
-                Turn.objects.create(
-                    match=match,
-                    round=r,
-                    kind=kind,
-                    model=model,
-                    content=turn_content(kind, model, res, row),
-                    tool_calls=list(res.tool_calls),
-                    cost_usd=cost,
+                turns.append(
+                    Turn(
+                        match=match,
+                        round=r,
+                        kind=kind,
+                        model=model,
+                        content=turn_content(kind, model, res, row),
+                        tool_calls=list(res.tool_calls),
+                        cost_usd=cost,
+                    )
                 )
         for model, res in failed.items():
             forfeit(match, model=model, error=res.error, stage=stage)
@@ -182,6 +210,7 @@ def save_turns(
         )
         if failed:
             finished_event(debate, match)
+    Turn.objects.bulk_create(turns)
     return None
 
 
