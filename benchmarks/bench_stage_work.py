@@ -18,7 +18,8 @@ SQLite file runs the format on the engine in process, measuring every stage:
 One warm-up run of each format is not counted. ``STAGE_PROFILE=<format>``
 also prints a cProfile of that format's measured runs, the transport left in
 (cumulative time, top 40 of the engine's and the formats' functions;
-``STAGE_PROFILE_FILTER`` and ``STAGE_PROFILE_TOP`` change which and how many).
+``STAGE_PROFILE_FILTER``, ``STAGE_PROFILE_TOP`` and ``STAGE_PROFILE_SORT`` change which,
+how many and in which order).
 """
 
 from __future__ import annotations
