@@ -215,7 +215,9 @@ def _child(name: str, runs: int) -> dict:
         import pstats
 
         out = io.StringIO()
-        stats = pstats.Stats(profile, stream=out).sort_stats(os.environ.get("STAGE_PROFILE_SORT", "cumulative"))
+        stats = pstats.Stats(profile, stream=out).sort_stats(
+            os.environ.get("STAGE_PROFILE_SORT", "cumulative")
+        )
         stats.print_stats(
             os.environ.get("STAGE_PROFILE_FILTER")
             or r"(engine|debates|inquiries|tournaments|llm|django/db)/",
