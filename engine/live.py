@@ -26,8 +26,8 @@ would at its end.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
+import inspect
 import json
 import logging
 import time
@@ -187,9 +187,24 @@ class _Follower:
                 checked = time.monotonic()
         finally:
             # Bounded: a follower cancelled as its loop ends must not hold the loop open.
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(pubsub.aclose(), timeout=1)
-                await asyncio.wait_for(client.aclose(), timeout=1)
+            for close in (pubsub.aclose, client.aclose):
+                await _close_within(close, seconds=1)
+
+
+async def _close_within(close, *, seconds: float) -> None:
+    """Await ``close()`` for at most ``seconds``; a failure to close is not the caller's.
+
+    The coroutine is closed when ``wait_for`` gave up before running it (a loop
+    ending), so it is never left "never awaited".
+    """
+    closing = close()
+    try:
+        await asyncio.wait_for(closing, timeout=seconds)
+    except BaseException as error:
+        if inspect.getcoroutinestate(closing) == inspect.CORO_CREATED:
+            closing.close()
+        if not isinstance(error, Exception):
+            raise
 
 
 def _decode(message: dict | None) -> StreamedEvent | None:

@@ -109,6 +109,14 @@ class _HTTPServer(ThreadingHTTPServer):
     request_queue_size = 256
     allow_reuse_address = True
 
+    def handle_error(self, request, client_address) -> None:
+        # A client that drops its connection (aiohttp resets a kept-alive one it
+        # will not reuse, e.g. after a stream it stopped reading) is not an error
+        # of the server's; anything else is still printed.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
 
 class FakeAnthropicServer:
     """The scripted server. Thread-safe; replies are consumed in order."""
