@@ -84,6 +84,16 @@ class NodeBox:
     state: str  # "done", "current", "todo"
     width: int = 220
 
+    @property
+    def text_width(self) -> int:
+        return self.width - 20
+
+    @property
+    def squeezed(self) -> bool:
+        """A label longer than its box holds at 13 px (about 7 px a character, as some
+        Spanish names are) is drawn squeezed to the box (SVG ``textLength``)."""
+        return len(self.label) * 7 > self.text_width
+
 
 @dataclass(frozen=True)
 class GraphPicture:

@@ -150,3 +150,17 @@ def test_it_writes_money_one_way_in_the_readers_language(client, finished, setti
     # No dollar sign before a number, and no decimal point in an amount, on a Spanish page.
     for page in pages:
         assert not re.search(r"\$\s?\d|\d\.\d+\xa0US\$", page)
+
+
+def test_it_squeezes_a_node_name_too_long_for_its_box_into_it(client, finished) -> None:
+    """Spanish names some nodes at more than the box holds: that label alone is fitted
+    to the box (SVG textLength), the short ones are drawn as they are."""
+    client.force_login(finished.creator)
+    url = reverse("inquiries:detail", args=[finished.pk])
+    spanish = client.get(url, headers={"accept-language": "es"}).content.decode()
+    english = client.get(url, headers={"accept-language": "en"}).content.decode()
+    squeezed = re.findall(r'<text [^>]*textLength="200"[^>]*>([^<]+)</text>', spanish)
+    assert "El desafío del verificador de fuentes" in squeezed
+    assert "Búsqueda de evidencia" not in squeezed
+    assert not re.search(r'textLength="200"[^>]*>Observers', english)
+    assert re.search(r'<text x="\d+" y="\d+">Observers', english)
