@@ -95,11 +95,13 @@ class ChallengeStage:
         _, stopped = self._plan(state, round)
         for m in stopped:
             Match.objects.filter(pk=m.id).update(budget_stopped=True)
-        stop = save_turns(
+        saved = save_turns(
             debate, state, stage="challenge", code=round, kind=TurnKind.CHALLENGE, results=results
         )
+        # A match stopped by the budget was written without an instance: read the round then.
+        expected = {m.id for m in stopped} | {res.spec.tag[0] for res in results}
         return StageOutcome(
-            after=reload_round(state, bracket_round=split_round(round)[0]), stop=stop
+            after=saved.after(state, code=round, expected=expected), stop=saved.stop
         )
 
 

@@ -10,7 +10,7 @@ from tournaments.prompts import (
 from tournaments.schemas import (
     DefenceResponse,
 )
-from tournaments.state import reload_round, split_round
+from tournaments.state import split_round
 from tournaments.turns import (
     call_spec,
     keyed,
@@ -58,9 +58,10 @@ class DefendStage:
         return specs
 
     def commit(self, *, debate, state, round, results) -> StageOutcome:
-        stop = save_turns(
+        saved = save_turns(
             debate, state, stage="defend", code=round, kind=TurnKind.DEFENCE, results=results
         )
+        expected = {res.spec.tag[0] for res in results}
         return StageOutcome(
-            after=reload_round(state, bracket_round=split_round(round)[0]), stop=stop
+            after=saved.after(state, code=round, expected=expected), stop=saved.stop
         )

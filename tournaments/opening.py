@@ -13,7 +13,7 @@ from tournaments.prompts import (
 from tournaments.schemas import (
     RecommendationDraft,
 )
-from tournaments.state import TournamentState, reload_round, split_round
+from tournaments.state import TournamentState, split_round
 from tournaments.turns import (
     call_spec,
     keyed,
@@ -78,7 +78,7 @@ class InitialStage:
                         "model_b": pair.b,
                     },
                 )
-        stop = save_turns(
+        saved = save_turns(
             debate,
             state,
             stage="initial",
@@ -87,6 +87,8 @@ class InitialStage:
             results=results,
             match_ids=slots,
         )
+        # Every match created here must be among those saved, else the round is read.
+        expected = set(slots.values())
         return StageOutcome(
-            after=reload_round(state, bracket_round=split_round(round)[0]), stop=stop
+            after=saved.after(state, code=round, expected=expected), stop=saved.stop
         )

@@ -17,13 +17,14 @@ import dataclasses
 import hashlib
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from engine.models import Debate
 from tournaments.bracket import Pairing, first_round, next_round, round_count
-from tournaments.models import Match, MatchStatus, TurnKind
+from tournaments.models import Match, MatchStatus, Turn, TurnKind
 from tournaments.schemas import ChallengeResponse, yes_man_problem
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "split_round",
     "stage_round",
     "state_hash",
+    "with_saved",
 ]
 
 # A match has at most 5 rounds (services.create_tournament), far below the base;
@@ -176,18 +178,19 @@ class TournamentState:
         return Decimal(self.spent_by_round[bracket_round - 1])
 
 
-def _turns(match: Match) -> tuple[TurnView, ...]:
-    return tuple(
-        TurnView(
-            round=t.round,
-            kind=t.kind,
-            model=t.model,
-            content=t.content,
-            sent_back=t.sent_back,
-            cost_usd=str(t.cost_usd),
-        )
-        for t in sorted(match.turns.all(), key=lambda t: (t.round, t.id))
+def _turn_view(t: Turn) -> TurnView:
+    return TurnView(
+        round=t.round,
+        kind=t.kind,
+        model=t.model,
+        content=t.content,
+        sent_back=t.sent_back,
+        cost_usd=str(t.cost_usd),
     )
+
+
+def _turns(match: Match) -> tuple[TurnView, ...]:
+    return tuple(_turn_view(t) for t in sorted(match.turns.all(), key=lambda t: (t.round, t.id)))
 
 
 def _spent_by_round(matches: list[Match], rounds: int) -> tuple[str, ...]:
@@ -197,7 +200,7 @@ def _spent_by_round(matches: list[Match], rounds: int) -> tuple[str, ...]:
     return tuple(str(spent[r]) for r in range(1, rounds + 1))
 
 
-def _match_view(m: Match) -> MatchView:
+def _match_view(m: Match, *, turns: tuple[TurnView, ...] | None = None) -> MatchView:
     return MatchView(
         id=m.pk,
         bracket_round=m.bracket_round,
@@ -211,7 +214,7 @@ def _match_view(m: Match) -> MatchView:
         loser=m.loser,
         budget_stopped=m.budget_stopped,
         cost_usd=str(m.cost_usd),
-        turns=_turns(m),
+        turns=_turns(m) if turns is None else turns,
     )
 
 
@@ -231,13 +234,53 @@ def reload_round(state: TournamentState, *, bracket_round: int) -> TournamentSta
     views = sorted(
         [*kept, *(_match_view(m) for m in fresh)], key=lambda m: (m.bracket_round, m.slot)
     )
+    return dataclasses.replace(
+        state, matches=tuple(views), spent_by_round=_spent_with(state, views, bracket_round)
+    )
+
+
+def _spent_with(
+    state: TournamentState, views: Sequence[MatchView], bracket_round: int
+) -> tuple[str, ...]:
+    """``state.spent_by_round`` with one bracket round summed again from ``views``."""
     spent = list(state.spent_by_round)
     if bracket_round <= len(spent):
         total = sum(
             (Decimal(m.cost_usd) for m in views if m.bracket_round == bracket_round), Decimal(0)
         )
         spent[bracket_round - 1] = str(total)
-    return dataclasses.replace(state, matches=tuple(views), spent_by_round=tuple(spent))
+    return tuple(spent)
+
+
+def with_saved(
+    state: TournamentState, *, bracket_round: int, matches: Sequence[Match], turns: Sequence[Turn]
+) -> TournamentState:
+    """``state`` with the matches a stage saved and the turns it inserted, not read back.
+
+    For a stage that wrote its bracket round only through these instances (as
+    saved, under the run's lease): equal to :func:`reload_round`
+    (tests/tournaments/test_state_after_stage.py). New turns have the highest
+    ids, so within a round they follow the turns already there.
+    """
+    added: dict[int, list[TurnView]] = defaultdict(list)
+    for t in turns:
+        added[t.match_id].append(_turn_view(t))
+    saved = {m.pk: m for m in matches}
+    views = []
+    for view in state.matches:
+        match = saved.pop(view.id, None)
+        if match is None:
+            views.append(view)
+            continue
+        merged = sorted((*view.turns, *added[match.pk]), key=lambda t: t.round)
+        views.append(_match_view(match, turns=tuple(merged)))
+    for match in saved.values():  # created by the stage
+        merged = sorted(added[match.pk], key=lambda t: t.round)
+        views.append(_match_view(match, turns=tuple(merged)))
+    views.sort(key=lambda m: (m.bracket_round, m.slot))
+    return dataclasses.replace(
+        state, matches=tuple(views), spent_by_round=_spent_with(state, views, bracket_round)
+    )
 
 
 def load_state(debate: Debate) -> TournamentState:

@@ -24,7 +24,7 @@ from tournaments.models import Match, Turn, TurnKind
 from tournaments.schemas import (
     ModelResponse,
 )
-from tournaments.state import TournamentState, split_round
+from tournaments.state import TournamentState, reload_round, split_round, with_saved
 
 __all__ = [
     "ARBITER_MAX_TOKENS",
@@ -36,6 +36,7 @@ __all__ = [
     "costs_by_hash",
     "finished_event",
     "hash_of",
+    "SavedTurns",
     "keyed",
     "ledger_rows",
     "save_turns",
@@ -157,6 +158,25 @@ def by_match(
     return grouped
 
 
+@dataclasses.dataclass(frozen=True)
+class SavedTurns:
+    """What :func:`save_turns` wrote (the matches as saved, the turns as inserted) and its stop."""
+
+    stop: StopDecision | None
+    matches: tuple[Match, ...]
+    turns: tuple[Turn, ...]
+
+    def after(self, state: TournamentState, *, code: int, expected: set[int]) -> TournamentState:
+        """The state after the stage: built from what was saved when that is every
+        match the stage wrote (``expected``), else its bracket round read again."""
+        bracket_round, _ = split_round(code)
+        if self.stop is None and expected <= {m.pk for m in self.matches}:
+            return with_saved(
+                state, bracket_round=bracket_round, matches=self.matches, turns=self.turns
+            )
+        return reload_round(state, bracket_round=bracket_round)
+
+
 def save_turns(
     debate: Debate,
     state: TournamentState,
@@ -166,23 +186,26 @@ def save_turns(
     kind: str,
     results: list[CallResult],
     match_ids: dict | None = None,
-) -> StopDecision | None:
+) -> SavedTurns:
     """Turns for every side that answered; forfeits for sides that did not.
 
     The stage's matches are read (and locked) in one query and its turns
-    inserted in one, in the order the matches come.
+    inserted in one, in the order the matches come. What was saved comes back
+    with the stop, if any, so the stage can build its after-state from it.
     """
     _, r = split_round(code)
     ledger = ledger_rows(debate, results)
     grouped = by_match(results, match_ids)
     matches = Match.objects.select_for_update().in_bulk(list(grouped))
     turns: list[Turn] = []
+    saved: list[Match] = []
     for match_id, sides in grouped.items():
         match = matches[match_id]
         failed = {model: res for model, res in sides.items() if not res.ok}
         if len(failed) == 2:
             Turn.objects.bulk_create(turns)  # the matches done so far keep their turns
-            return both_failed(state, stage=stage, code=code, match=match, failed=failed)
+            stop = both_failed(state, stage=stage, code=code, match=match, failed=failed)
+            return SavedTurns(stop=stop, matches=tuple(saved), turns=tuple(turns))
         for model, res in sides.items():
             row = ledger.get(hash_of(res))
             cost = row["cost_usd"] if row else Decimal(0)
@@ -202,16 +225,17 @@ def save_turns(
         for model, res in failed.items():
             forfeit(match, model=model, error=res.error, stage=stage)
         match.save()
-        saved = [model for model, res in sides.items() if res.ok]
+        saved.append(match)
+        answered = [model for model, res in sides.items() if res.ok]
         events.record_event(
             debate=debate,
             type=tournament_events.MATCH_TURNS,
-            payload={"match": match.pk, "round": r, "kind": kind, "models": saved},
+            payload={"match": match.pk, "round": r, "kind": kind, "models": answered},
         )
         if failed:
             finished_event(debate, match)
     Turn.objects.bulk_create(turns)
-    return None
+    return SavedTurns(stop=None, matches=tuple(saved), turns=tuple(turns))
 
 
 def keyed(spec: CallSpec, match_key: Any, model: str) -> CallSpec:
