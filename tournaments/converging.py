@@ -24,7 +24,7 @@ from tournaments.prompts import (
     convergence_prompt,
 )
 from tournaments.semantic_hook import semantic_function
-from tournaments.state import MatchView, TournamentState, reload_round, split_round
+from tournaments.state import MatchView, TournamentState, split_round, with_saved
 from tournaments.turns import (
     add_cost,
     call_spec,
@@ -99,6 +99,7 @@ class ConvergeStage:
         _, r = split_round(round)
         by_match = {res.spec.tag[0]: res for res in results}
         costs = costs_by_hash(debate, results)
+        saved: list[Match] = []
         for m in self._defended(state, round):
             a, b = m.current(m.model_a), m.current(m.model_b)
             settled = _cascade_without_arbiter(a, b)
@@ -158,6 +159,7 @@ class ConvergeStage:
             match.final_convergence = result.score
             match.rounds = r
             match.save()
+            saved.append(match)
             events.record_event(
                 debate=debate,
                 type=tournament_events.MATCH_CONVERGENCE,
@@ -170,4 +172,6 @@ class ConvergeStage:
                     "summary": entry["summary"],
                 },
             )
-        return StageOutcome(after=reload_round(state, bracket_round=split_round(round)[0]))
+        # Built from the matches as saved (their only writes), not read back.
+        after = with_saved(state, bracket_round=split_round(round)[0], matches=saved, turns=())
+        return StageOutcome(after=after)

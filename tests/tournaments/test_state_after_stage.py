@@ -54,6 +54,7 @@ def test_it_returns_the_state_the_tables_hold_after_each_stage(
     fake_model, monkeypatch, models, stubborn, converge_at
 ) -> None:
     fake_model.stubborn, fake_model.converge_at = stubborn, converge_at
+    import tournaments.converging
     import tournaments.turns
 
     built_from_saved = []
@@ -63,7 +64,8 @@ def test_it_returns_the_state_the_tables_hold_after_each_stage(
         built_from_saved.append(kwargs["bracket_round"])
         return with_saved(state, **kwargs)
 
-    monkeypatch.setattr(tournaments.turns, "with_saved", counted)
+    for module in (tournaments.turns, tournaments.converging):
+        monkeypatch.setattr(module, "with_saved", counted)
     seen: list = []
     for name, stage in list(STAGES.items()):
         monkeypatch.setitem(STAGES, name, _Checked(stage, seen))
@@ -81,8 +83,8 @@ def test_it_returns_the_state_the_tables_hold_after_each_stage(
     debate = Debate.objects.get(pk=tournament.debate_id)
     assert debate.status == DebateStatus.DONE, debate.error
     assert len(seen) >= 8
-    # The opening, challenge and defence stages built theirs from what they saved.
-    assert len(built_from_saved) >= 4
+    # The opening, challenge, defence and convergence stages built theirs from what they saved.
+    assert len(built_from_saved) >= 5
     for name, round, built, read in seen:
         assert built == read, (name, round)
         assert state_hash(built) == state_hash(read), (name, round)
