@@ -1,4 +1,9 @@
-"""settings.py is driven by the environment; check it in fresh interpreters."""
+"""settings.py is driven by the environment; check it in fresh interpreters.
+
+The probes read the settings module alone (``django.conf.settings``), without
+``django.setup()``: importing every app would cost each fresh interpreter
+seconds and say nothing more about the settings.
+"""
 
 import json
 import os
@@ -8,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = (
-    "import django, json; django.setup(); from django.conf import settings as s; "
+    "import json; from django.conf import settings as s; "
     "print(json.dumps({'debug': s.DEBUG, 'engine': s.DATABASES['default']['ENGINE'], "
     "'hosts': s.ALLOWED_HOSTS, 'broker': s.CELERY_BROKER_URL, 'eager': s.CELERY_TASK_ALWAYS_EAGER, "
     "'key': s.SECRET_KEY}))"
@@ -69,7 +74,7 @@ def test_it_reads_postgres_redis_and_hosts_from_the_environment() -> None:
 
 
 POOL_PROBE = (
-    "import django, json; django.setup(); from django.conf import settings as s; "
+    "import json; from django.conf import settings as s; "
     "print(json.dumps(s.DATABASES['default'].get('OPTIONS', {}).get('pool')))"
 )
 

@@ -94,31 +94,58 @@ def test_it_refuses_a_budget_below_the_estimate_with_status_2(tournament_prices,
     assert "over its budget" in str(caught.value)
 
 
-def _run(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "SECRET_KEY": "x"}
-    return subprocess.run(
-        [sys.executable, "manage.py", "tournament", *args],
+# The command line as a user runs it (``manage.py tournament ...``), every case in ONE
+# interpreter: starting Django once rather than once a case (each start costs seconds
+# under load). Each case goes through execute_from_command_line, as manage.py does,
+# with its own stdout, stderr and exit status.
+_BATCH = r"""
+import contextlib, io, json, os, sys
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+from django.core.management import execute_from_command_line
+results = []
+for args in json.loads(sys.argv[1]):
+    out, err, code = io.StringIO(), io.StringIO(), 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            execute_from_command_line(["manage.py", "tournament", *args])
+        except SystemExit as exit:
+            code = exit.code if isinstance(exit.code, int) else 1
+    results.append([code, out.getvalue(), err.getvalue()])
+sys.__stdout__.write(json.dumps(results))
+"""
+
+BAD_OPTIONS = [
+    ["--context", "q"],  # no decision type
+    ["--decision-type", "weather", "--context", "q"],
+    ["--decision-type", "database", "--context", "q", "--max-rounds", "x"],
+    ["--decision-type", "database", "--context", "q", "--budget", "-1"],
+    ["--decision-type", "database", "--context", "q", "--convergence-threshold", "120"],
+    ["--decision-type", "database", "--context", "q", "--export-format", "pdf"],
+]
+
+
+@pytest.fixture(scope="module")
+def command_line() -> dict[tuple[str, ...], subprocess.CompletedProcess]:
+    """What the command line answered to each case of this file, by its arguments."""
+    cases = [*BAD_OPTIONS, ["--help"]]
+    done = subprocess.run(
+        [sys.executable, "-c", _BATCH, json.dumps(cases)],
         cwd=ROOT,
-        env=env,
+        env={**os.environ, "SECRET_KEY": "x"},
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
     )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return {
+        tuple(args): subprocess.CompletedProcess(args, code, out, err)
+        for args, (code, out, err) in zip(cases, json.loads(done.stdout), strict=True)
+    }
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["--context", "q"],  # no decision type
-        ["--decision-type", "weather", "--context", "q"],
-        ["--decision-type", "database", "--context", "q", "--max-rounds", "x"],
-        ["--decision-type", "database", "--context", "q", "--budget", "-1"],
-        ["--decision-type", "database", "--context", "q", "--convergence-threshold", "120"],
-        ["--decision-type", "database", "--context", "q", "--export-format", "pdf"],
-    ],
-)
-def test_it_exits_2_with_one_line_for_bad_options(args) -> None:
-    done = _run(*args)
+@pytest.mark.parametrize("args", BAD_OPTIONS)
+def test_it_exits_2_with_one_line_for_bad_options(args, command_line) -> None:
+    done = command_line[tuple(args)]
 
     assert done.returncode == 2
     assert done.stdout == ""
@@ -126,8 +153,8 @@ def test_it_exits_2_with_one_line_for_bad_options(args) -> None:
     assert "Traceback" not in done.stderr
 
 
-def test_it_explains_each_option_in_help() -> None:
-    done = _run("--help")
+def test_it_explains_each_option_in_help(command_line) -> None:
+    done = command_line[("--help",)]
 
     assert done.returncode == 0
     for option in (
@@ -176,8 +203,8 @@ def test_it_refuses_an_unknown_model_with_status_2(tournament_prices, fake_anthr
     assert not Match.objects.exists()
 
 
-def test_it_says_the_default_tournament_size_in_help() -> None:
-    done = _run("--help")
+def test_it_says_the_default_tournament_size_in_help(command_line) -> None:
+    done = command_line[("--help",)]
 
     # The configured models are Opus, Sonnet and Haiku: three, so the default is 3.
     assert "default 4, or the number of configured models if fewer: 3 here" in " ".join(
