@@ -193,10 +193,10 @@ class AgentNode:
         next_calc = len(state.calcs) + 1
         attempt = 2 if self.resend else 1
         # What this stage writes, as the views load_state would read back.
-        outputs: list[OutputView] = []
         claims: list[ClaimView] = []
         calcs: list[CalcView] = []
-        written: list[tuple[AgentOutput, list[tuple[str, str]]]] = []  # for the audit record
+        # Each output with its violations: the state's views and the audit record's.
+        written: list[tuple[AgentOutput, list[tuple[str, str]]]] = []
         for result in results:
             agent = result.spec.agent
             output_id = f"O-{uuid.uuid5(uuid.NAMESPACE_URL, f'{debate.pk}/{self.name}/{round}/{agent}').hex[:12]}"
@@ -215,7 +215,6 @@ class AgentNode:
                     dropped=self.resend,
                 )
                 self._violations(inquiry, output, violations)
-                outputs.append(_output_view(output, violations))
                 written.append((output, violations))
                 self._announce(debate, output, violations, [], [])
                 continue
@@ -277,7 +276,6 @@ class AgentNode:
                 ]
                 calcs += [_calc_view(calc) for calc in processed.calcs]
             self._violations(inquiry, output, processed.violations)
-            outputs.append(_output_view(output, processed.violations))
             written.append((output, processed.violations))
             self._announce(debate, output, processed.violations, processed.claims, processed.calcs)
         # Built, not read back: under the run's lease the state before plus
@@ -285,7 +283,7 @@ class AgentNode:
         # each table by id, and these rows are the newest).
         after = replace(
             state,
-            outputs=state.outputs + tuple(outputs),
+            outputs=state.outputs + tuple(_output_view(o, v) for o, v in written),
             claims=state.claims + tuple(claims),
             calcs=state.calcs + tuple(calcs),
         )
@@ -408,8 +406,7 @@ class ArbiterClose:
         ]
         result = results[0] if results else None
         decision = None
-        outputs: tuple[OutputView, ...] = ()
-        written: list[AgentOutput] = []
+        written: list[tuple[AgentOutput, list]] = []
         if result is not None and result.ok:
             reply: ArbiterReply = result.parsed
             decision = {
@@ -430,8 +427,7 @@ class ArbiterClose:
                 accepted=True,
                 output_id=f"O-arbiter-{debate.pk}-{round}",
             )
-            outputs = (_output_view(output, ()),)
-            written.append(output)
+            written.append((output, []))
         events.record_event(
             debate=debate,
             type="arbiter_decision",
@@ -443,8 +439,10 @@ class ArbiterClose:
             },
         )
         return StageOutcome(
-            after=replace(state, outputs=state.outputs + outputs),
-            written=tuple((output, []) for output in written),
+            after=replace(
+                state, outputs=state.outputs + tuple(_output_view(o, v) for o, v in written)
+            ),
+            written=tuple(written),
         )
 
 
