@@ -40,7 +40,6 @@ from collections.abc import AsyncIterator, Callable
 from functools import wraps
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import resolve_url
@@ -264,8 +263,11 @@ def _open_turn(request: HttpRequest) -> HttpResponse | tuple[TurnState, str, str
 
 
 @require_POST
-async def api_coach(request: HttpRequest) -> HttpResponse:
-    opened = await sync_to_async(_open_turn)(request)
+def api_coach(request: HttpRequest) -> HttpResponse:
+    # A sync view: the request's checks and `begin_turn` run in the request's thread
+    # with the middleware (config/request_threads.py); only the reply streams from the
+    # event loop, as the response's async iterator.
+    opened = _open_turn(request)
     if isinstance(opened, HttpResponse):
         return opened
     state, message, step = opened

@@ -40,3 +40,8 @@ for dotted_path in settings.ASGI_WRAPPERS:
 from config.health import HealthzFirst  # noqa: E402
 
 application = HealthzFirst(application)
+
+# Last: what start-up loaded, out of the garbage collector's way (config/heap.py).
+from config.heap import settle  # noqa: E402
+
+settle()

@@ -19,6 +19,17 @@ executor goes back to the pool only when everything submitted to it has run
 request queues behind another's leftover work. Thread-local state outlives a
 request as it does under a threaded WSGI server; Django closes the request's
 database connections at its end (``request_finished``) in that same thread.
+
+The handler also runs the whole middleware chain, the view middleware and the
+view in that thread with ONE hop from the event loop. Django's ASGI handler
+builds its chain for async (``load_middleware(is_async=True)``); the site's
+middleware is sync (its own, django-axes'), so every request went loop ->
+thread (the chain) -> loop (``AsyncToSync`` for Django's async inner handler)
+-> thread again for each sync ``process_view`` (CSRF, the sign-in throttle) and
+for a sync view: a coach turn made eight thread hops. Built for sync and
+entered once, the chain makes one; an async view is still awaited (Django's
+sync handler runs it with ``async_to_sync``), and a streaming response with an
+async iterator is still sent from the event loop (``ASGIHandler.send_response``).
 """
 
 from __future__ import annotations
@@ -27,7 +38,7 @@ import collections
 import inspect
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from asgiref.sync import ThreadSensitiveContext
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 
 __all__ = ["POOLABLE", "PooledThreadsASGIHandler", "RequestThreads"]
@@ -76,6 +87,12 @@ class PooledThreadsASGIHandler(ASGIHandler):
     def __init__(self, threads: RequestThreads) -> None:
         super().__init__()
         self.threads = threads
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        # The chain built for sync, entered from the loop once (the module docstring).
+        super().load_middleware(is_async=False)
+        if is_async:
+            self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
