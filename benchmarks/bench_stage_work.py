@@ -19,7 +19,7 @@ One warm-up run of each format is not counted. ``STAGE_PROFILE=<format>``
 also prints a cProfile of that format's measured runs, the transport left in
 (cumulative time, top 40 of the engine's and the formats' functions;
 ``STAGE_PROFILE_FILTER``, ``STAGE_PROFILE_TOP`` and ``STAGE_PROFILE_SORT`` change which,
-how many and in which order).
+how many and in which order; ``STAGE_PROFILE_DUMP=<file>`` also saves it for pstats).
 """
 
 from __future__ import annotations
@@ -183,6 +183,12 @@ def _child(name: str, runs: int) -> dict:
     call_command("migrate", verbosity=0, interactive=False)
     from django.db import connection
 
+    from config.heap import settle
+
+    # As the processes that run stages do once started: the web process, whose thread
+    # runs them without Redis, and a Celery worker's (config/asgi.py, config/celery.py).
+    settle()
+
     from engine.models import Debate
     from engine.orchestrator import run_debate
 
@@ -214,6 +220,8 @@ def _child(name: str, runs: int) -> dict:
         import io
         import pstats
 
+        if os.environ.get("STAGE_PROFILE_DUMP"):
+            profile.dump_stats(os.environ["STAGE_PROFILE_DUMP"])
         out = io.StringIO()
         stats = pstats.Stats(profile, stream=out).sort_stats(
             os.environ.get("STAGE_PROFILE_SORT", "cumulative")
