@@ -69,6 +69,12 @@ def request_stop(*, debate_id: int, user) -> Debate:
     The stage under way (if any) finishes and is kept, as every stage is saved
     whole or not at all; the worker sees the request when it reads the row
     between stages (engine/orchestrator.py). Asking twice changes nothing.
+
+    A run still queued is ended here and now: no worker may be there to take it
+    (a site with Redis but no Celery worker running), and the owner would read
+    "Stopping" until one came. This request claims it as a worker would and runs
+    it to the stop, which comes before its first stage: no call is made. If a
+    worker claimed it first, that worker stops it before its next stage instead.
     """
     with transaction.atomic():
         debate = (
@@ -82,6 +88,9 @@ def request_stop(*, debate_id: int, user) -> Debate:
         Debate.objects.filter(pk=debate.pk).update(
             stop_requested_at=debate.stop_requested_at, updated_at=timezone.now()
         )
+    if debate.status == DebateStatus.QUEUED:
+        orchestrator.run_debate(debate_id=debate.pk)
+        debate.refresh_from_db()
     return debate
 
 

@@ -171,3 +171,22 @@ def test_it_stores_the_stop_as_a_code_and_words_it_when_exported(client, ada, fa
     assert english in json.dumps(exported)
     with translation.override("es"):
         assert stop_sentence(debate.stop_code, debate.stop_params).startswith("Su dueño")
+
+
+def test_it_ends_a_queued_run_at_once_when_no_worker_takes_it(client, ada, fake_anthropic) -> None:
+    # Queued, and no worker here to take it (a site with Redis but no Celery worker):
+    # the owner must not read "Stopping" until one comes.
+    fake_anthropic.responder = FakeDebateModel()
+    debate = _owned_debate(ada)
+    assert debate.status == DebateStatus.QUEUED
+
+    answer = client.post(reverse("debates:stop", args=[debate.pk]), follow=True)
+
+    debate.refresh_from_db()
+    assert (debate.status, debate.stop_reason) == (DebateStatus.STOPPED, "STOPPED_ON_REQUEST")
+    assert fake_anthropic.requests == []
+    assert not LLMCall.objects.filter(debate=debate).exists()
+    assert b"Stopping: it ends before its next stage." not in answer.content
+    assert b'class="stop-form"' not in answer.content
+    # A worker that gets the task later finds nothing to do.
+    assert run_debate(debate_id=debate.pk).outcome == "finished"
