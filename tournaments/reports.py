@@ -13,16 +13,26 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from coach.exports import escape_markdown, escape_markdown_line
+from engine.stop_messages import english_or_stored
 
 __all__ = [
     "EXPORT_FORMATS",
     "export_markdown",
     "export_summary",
     "progress_line",
+    "stop_text",
     "transcript_lines",
 ]
 
 EXPORT_FORMATS = ("summary", "markdown", "json")
+
+
+def stop_text(result: Mapping[str, Any]) -> str:
+    """Why the tournament stopped, in English, worded now from its stored code and
+    parameters (a result stored with a sentence and no code: that sentence)."""
+    return english_or_stored(
+        result.get("stopCode") or "", result.get("stopParams"), result.get("stopDetail") or ""
+    )
 
 
 def progress_line(event_type: str, payload: Mapping[str, Any]) -> str | None:
@@ -78,7 +88,7 @@ def export_summary(header: Mapping[str, Any], result: Mapping[str, Any]) -> str:
     if result.get("semanticSkipped"):
         lines.append(result["semanticSkipped"])
     if not result.get("complete", True):
-        lines.append(f"Stopped early: {result.get('stopDetail')}")
+        lines.append(f"Stopped early: {stop_text(result)}")
     return "\n".join(lines)
 
 
@@ -114,7 +124,7 @@ def export_markdown(header: Mapping[str, Any], result: Mapping[str, Any]) -> str
     if result.get("semanticSkipped"):
         out += ["", escape_markdown(result["semanticSkipped"])]
     if not result.get("complete", True):
-        out += ["", f"Stopped early: {text(result.get('stopDetail'))}"]
+        out += ["", f"Stopped early: {text(stop_text(result))}"]
     return "\n".join(out) + "\n"
 
 

@@ -8,8 +8,10 @@ first out first), ``bracketRounds``, ``totalRounds`` (challenge/defence
 rounds over all matches), ``totalCost``, ``averageConvergence``,
 ``strongestChallenge``, ``keyRefinements``, ``cache`` (hits, misses, hit
 rate), ``semanticSkipped`` (why, when it was), ``stopReason``,
-``stopDetail`` and ``complete`` (False when the tournament stopped before
-its final: budget, failure).
+``stopCode`` and ``stopParams`` (why it stopped, worded when shown:
+``tournaments.reports.stop_text``; a stop with no code keeps its sentence
+as ``stopDetail``) and ``complete`` (False when the tournament stopped
+before its final: budget, failure).
 """
 
 from __future__ import annotations
@@ -133,6 +135,9 @@ def tournament_result(debate: Debate, decision: StopDecision, *, state: Tourname
         },
         "semanticSkipped": skipped,
         "stopReason": decision.reason.value,
-        "stopDetail": decision.detail,
+        "stopCode": decision.code,
+        "stopParams": decision.params,
+        # Worded when shown, like the run's own stop (engine.orchestrator.finish).
+        **({} if decision.code else {"stopDetail": decision.detail}),
         "complete": final is not None,
     }

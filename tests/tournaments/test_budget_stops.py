@@ -11,6 +11,7 @@ from engine.orchestrator import run_debate
 from tournaments import challenges
 from tournaments.budget import BudgetExceeded
 from tournaments.models import Match, MatchStatus, Tournament
+from tournaments.reports import export_summary, stop_text
 from tournaments.services import create_tournament, estimate_tournament_cost
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -81,7 +82,17 @@ def test_the_tournament_stops_cleanly_when_the_budget_is_spent(fake_model) -> No
     debate = Debate.objects.get(pk=tournament.debate_id)
     assert debate.status == DebateStatus.STOPPED
     assert (debate.stop_reason, debate.stop_code) == (StopReason.BUDGET, "budget")
-    assert debate.output["complete"] is False and "is left" in debate.output["stopDetail"]
+    # Stored as the code and its parameters, worded when a report is written.
+    assert (debate.output["stopCode"], debate.output["stopParams"]) == (
+        debate.stop_code,
+        debate.stop_params,
+    )
+    assert "stopDetail" not in debate.output
+    assert debate.output["complete"] is False and "is left" in stop_text(debate.output)
+    assert f"Stopped early: {stop_text(debate.output)}" in export_summary(
+        {"question": debate.topic, "decisionType": "general", "status": debate.status},
+        debate.output,
+    )
 
 
 def test_its_page_says_why_it_stopped_in_the_readers_language(fake_model, client) -> None:

@@ -208,7 +208,7 @@ class Command(BaseCommand):
             self._transcripts(tournament)
         self.stdout.write(self._export(debate, tournament, options["export_format"]))
         if debate.status != DebateStatus.DONE or not (debate.output or {}).get("complete"):
-            why = (debate.output or {}).get("stopDetail") or debate.status
+            why = debate.stop_in_english or debate.status
             if debate.status == DebateStatus.FAILED:
                 why = debate_presenters.failure_message(debate=debate)
             raise CommandError(f"The tournament did not finish: {why}", returncode=1)
