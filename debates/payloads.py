@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from debates.models import Attack, AttackValidation, DebateArgument
+from debates.state import AttackView
 
-__all__ = ["argument_payload", "attack_payload", "validation_payload"]
+__all__ = ["argument_payload", "attack_payload", "attack_view_payload", "validation_payload"]
 
 
 def argument_payload(argument: DebateArgument) -> dict[str, Any]:
@@ -49,10 +50,37 @@ def attack_payload(attack: Attack) -> dict[str, Any]:
     }
 
 
-def validation_payload(attack: Attack, validation: AttackValidation | None) -> dict[str, Any]:
-    """An attack after validation: its payload plus valid, strength, corrections, checks."""
+def attack_view_payload(attack: AttackView) -> dict[str, Any]:
+    """``attack_payload`` of the attack as a debate's state holds it (no row read back)."""
     return {
-        **attack_payload(attack),
+        "id": attack.id,
+        "round": attack.round,
+        "speaker": attack.speaker,
+        "speaker_id": attack.speaker_id,
+        "from": attack.from_key,
+        "to": attack.to_key,
+        "target": attack.target_key,
+        "type": attack.type,
+        "component": attack.component,
+        "index": attack.index,
+        "counter_proposition": attack.counter_proposition,
+        "rationale": attack.rationale,
+        "evidence": list(attack.evidence),
+        "confidence": attack.confidence,
+        "status": attack.status,
+        "drop_reason": attack.drop_reason,
+    }
+
+
+def validation_payload(
+    attack: Attack | AttackView, validation: AttackValidation | None
+) -> dict[str, Any]:
+    """An attack after validation: its payload plus valid, strength, corrections, checks."""
+    shown = (
+        attack_view_payload(attack) if isinstance(attack, AttackView) else attack_payload(attack)
+    )
+    return {
+        **shown,
         "valid": attack.status == "valid",
         "strength": validation.strength if validation else None,
         "corrections": validation.corrections if validation else "",

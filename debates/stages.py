@@ -459,7 +459,7 @@ def pending_attacks(state: DebateState, round: int) -> list[tuple[str, AttackVie
     return [(f"T{i}", attack) for i, attack in enumerate(attacks, start=1)]
 
 
-def _save_outcomes(attacks: Sequence[Attack]) -> None:
+def _save_outcomes(attacks: Sequence[AttackView]) -> None:
     """Store each attack's status and drop reason: one UPDATE per distinct outcome.
 
     A round's attacks end in a handful of outcomes (valid, invalid, duplicate,
@@ -468,7 +468,7 @@ def _save_outcomes(attacks: Sequence[Attack]) -> None:
     """
     by_outcome: dict[tuple[str, str], list[int]] = {}
     for attack in attacks:
-        by_outcome.setdefault((attack.status, attack.drop_reason), []).append(attack.pk)
+        by_outcome.setdefault((attack.status, attack.drop_reason), []).append(attack.id)
     for (status, drop_reason), ids in by_outcome.items():
         Attack.objects.filter(pk__in=ids).update(status=status, drop_reason=drop_reason)
 
@@ -505,13 +505,10 @@ class Validation:
     def commit(
         self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
     ) -> StageOutcome:
+        # The round's attacks as the state holds them: everything the verdicts, the
+        # outcomes and the event need, so the rows (and their speaker and two
+        # arguments) are not read back.
         pending = pending_attacks(state, round)
-        attacks = {
-            a.id: a
-            for a in Attack.objects.filter(debate=debate, round=round).select_related(
-                "speaker", "from_argument", "to_argument"
-            )
-        }
         verdicts: dict[str, object] = {}
         ignored: list[str] = []
         failed = bool(results) and not results[0].ok
@@ -523,9 +520,8 @@ class Validation:
                     verdicts[attack_id] = verdict
                 else:
                     ignored.append(attack_id)
-        judged: list[tuple[Attack, AttackValidation | None]] = []
+        judged: list[tuple[AttackView, AttackValidation | None]] = []
         for attack_id, view in pending:
-            attack = attacks[view.id]
             verdict = verdicts.get(attack_id)
             # An attack left pending by code older than the type rule (a
             # resumed debate) meets the rule here: no verdict makes it count.
@@ -536,13 +532,14 @@ class Validation:
                 else ""
             )
             if verdict is None or misfit:
-                attack.status = AttackStatus.DROPPED
-                attack.drop_reason = misfit or DropReason.NOT_VALIDATED
-                judged.append((attack, None))
+                reason = str(misfit or DropReason.NOT_VALIDATED)
+                judged.append(
+                    (replace(view, status=str(AttackStatus.DROPPED), drop_reason=reason), None)
+                )
                 continue
             valid = verdict_is_valid(verdict)
             validation = AttackValidation(
-                attack=attack,
+                attack_id=view.id,
                 valid=valid,
                 strength=min(1.0, max(0.0, verdict.strength)),
                 corrections=verdict.corrections.strip(),
@@ -554,9 +551,16 @@ class Validation:
                     "valid": verdict.valid,
                 },
             )
-            attack.status = AttackStatus.VALID if valid else AttackStatus.INVALID
-            judged.append((attack, validation))
-        new_valid = self._dedupe(state, [a for a, _ in judged if a.status == AttackStatus.VALID])
+            status = AttackStatus.VALID if valid else AttackStatus.INVALID
+            judged.append((replace(view, status=str(status)), validation))
+        duplicates = self._duplicates(
+            state, [a for a, _ in judged if a.status == AttackStatus.VALID]
+        )
+        judged = [
+            (replace(a, status=str(AttackStatus.DUPLICATE)) if a.id in duplicates else a, v)
+            for a, v in judged
+        ]
+        new_valid = sum(a.status == AttackStatus.VALID for a, _ in judged)
         AttackValidation.objects.bulk_create([v for _, v in judged if v is not None])
         _save_outcomes([a for a, _ in judged])
         engine_events.record_event(
@@ -571,7 +575,7 @@ class Validation:
         )
         Debate.objects.filter(pk=debate.pk).update(rounds_completed=round)
         debate.rounds_completed = round
-        after = with_outcomes(state, {a.pk: (str(a.status), str(a.drop_reason)) for a, _ in judged})
+        after = with_outcomes(state, {a.id: (a.status, a.drop_reason) for a, _ in judged})
         update = _graph_update(debate, after, round)
         engine_events.record_event(debate=debate, type=events.GRAPH_UPDATE, payload=update)
         history = [grounded_labels(after, up_to_round=k) for k in range(round)]
@@ -590,8 +594,8 @@ class Validation:
         return StageOutcome(after=after, stop=stop)
 
     @staticmethod
-    def _dedupe(state: DebateState, valid: list[Attack]) -> int:
-        """Mark duplicates; return how many valid attacks are new.
+    def _duplicates(state: DebateState, valid: list[AttackView]) -> set[int]:
+        """The ids of the valid attacks that repeat another.
 
         Same target argument + component + index + type is one attack. Within
         the round the highest confidence wins (ties: the earliest). An attack
@@ -601,14 +605,15 @@ class Validation:
         # Before this commit the round's own attacks are still pending, so
         # every counted attack of the state comes from an earlier round.
         earlier = {_dedupe_key(a) for a in counted_attacks(state)}
-        kept: dict[tuple, Attack] = {}
+        kept: set[tuple] = set()
+        duplicates: set[int] = set()
         for attack in sorted(valid, key=lambda a: (-a.confidence, a.id)):
             key = _dedupe_key(attack)
             if key in earlier or key in kept:
-                attack.status = AttackStatus.DUPLICATE
+                duplicates.add(attack.id)
             else:
-                kept[key] = attack
-        return len(kept)
+                kept.add(key)
+        return duplicates
 
 
 STAGES: dict[str, Stage] = {

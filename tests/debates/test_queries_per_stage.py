@@ -34,9 +34,9 @@ PINNED = {
     ("decompose", 0): 14,  # the run's start included
     ("arguments", 0): 7,
     ("attacks", 1): 10,
-    ("validation", 1): 9,
+    ("validation", 1): 8,  # its attacks come from the state, not read back
     ("attacks", 2): 10,
-    ("validation", 2): 11,  # the last stage finishes the debate: output, debate_complete
+    ("validation", 2): 10,  # the last stage finishes the debate: output, debate_complete
 }
 
 _STAGE_RUN = re.compile(r'^INSERT INTO "debates_stagerun"')
