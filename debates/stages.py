@@ -138,9 +138,13 @@ def _next_key_number(state: DebateState) -> int:
     return max((int(a.key[1:]) for a in state.arguments), default=0) + 1
 
 
-def _personas(debate: Debate) -> dict[int, Persona]:
-    """The debate's personas by id, so new rows carry them without a query each."""
-    return {p.id: p for p in debate.personas.all()}
+def _personas(state: DebateState) -> dict[int, Persona]:
+    """The debate's personas by id, for the rows a stage creates, from the state: no query.
+
+    Each is a reference to its row (id and name, what the new rows and their payloads
+    read), never saved; the rows point at it by id.
+    """
+    return {p.id: Persona(id=p.id, name=p.name, worldview=p.worldview) for p in state.personas}
 
 
 def _graph_update(debate: Debate, state: DebateState, round: int) -> dict:
@@ -209,7 +213,7 @@ class OpeningArguments:
         self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
     ) -> StageOutcome:
         number = _next_key_number(state)
-        personas = _personas(debate)
+        personas = _personas(state)
         created = []
         for result in results:
             if not result.ok:
@@ -325,7 +329,7 @@ class Attacks:
         targets = {a.key: a for a in counted_arguments(state, up_to_round=round - 1)}
         rows = {a.key: a for a in DebateArgument.objects.filter(debate=debate, key__in=targets)}
         number = _next_key_number(state)
-        personas = _personas(debate)
+        personas = _personas(state)
         proposed: list[Attack] = []
         dropped: list[Attack] = []
         counter_arguments: list[DebateArgument] = []

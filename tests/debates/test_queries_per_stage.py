@@ -32,10 +32,10 @@ pytestmark = pytest.mark.django_db
 # savepoint, in production the outermost ones are BEGIN ... COMMIT.
 PINNED = {
     ("decompose", 0): 14,  # the run's start included
-    ("arguments", 0): 7,
-    ("attacks", 1): 10,
+    ("arguments", 0): 6,  # the personas come from the state
+    ("attacks", 1): 9,
     ("validation", 1): 8,  # its attacks come from the state, not read back
-    ("attacks", 2): 10,
+    ("attacks", 2): 9,
     ("validation", 2): 10,  # the last stage finishes the debate: output, debate_complete
 }
 
