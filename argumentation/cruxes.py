@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .extensions import preferred_extensions
@@ -91,11 +92,14 @@ class DebateOutcome:
     labels: Mapping[Hashable, Label] = field(default_factory=dict)
 
 
+@lru_cache(maxsize=4096, typed=True)  # typed: 1 and True are equal keys, not equal names
 def natural_key(value: Hashable) -> tuple[Any, ...]:
     """Sort "A2" before "A10": runs of ASCII digits compare as numbers.
 
     Compared by length, then text, never through ``int``: a name may hold
     "²" (``isdigit`` but not ``int``) or a run too long for ``int`` to read.
+    Cached: a debate's few dozen argument keys are sorted again and again
+    (each camp, then the camps by their members).
     """
     parts = re.split(r"([0-9]+)", str(value))
     return tuple(

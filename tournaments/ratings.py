@@ -7,6 +7,9 @@ from tournaments.models import Match, Rating, RatingChange
 
 __all__ = ["apply_elo"]
 
+# What a match changes in a rating row (its other columns stay as they are).
+_COUNTED = ["rating", "matches_played", "matches_won", "draws", "updated_at"]
+
 
 def apply_elo(match: Match, decision_type: str) -> dict[str, list[str]]:
     """Update both ratings with the match, in the caller's transaction, exactly once.
@@ -15,11 +18,20 @@ def apply_elo(match: Match, decision_type: str) -> dict[str, list[str]]:
     """
     if RatingChange.objects.filter(match=match).exists():
         return {}
+    models = (match.model_a, match.model_b)
+    # Both ratings locked in one query; a model's first match creates its row.
+    found = {
+        r.model: r
+        for r in Rating.objects.select_for_update().filter(
+            model__in=models, decision_type=decision_type
+        )
+    }
     ratings = {
-        model: Rating.objects.select_for_update().get_or_create(
+        model: found.get(model)
+        or Rating.objects.select_for_update().get_or_create(
             model=model, decision_type=decision_type
         )[0]
-        for model in (match.model_a, match.model_b)
+        for model in models
     }
     kind = DecisionType(decision_type)
     current = {(model, kind): r.rating for model, r in ratings.items()}
@@ -28,6 +40,7 @@ def apply_elo(match: Match, decision_type: str) -> dict[str, list[str]]:
         current, model_a=match.model_a, model_b=match.model_b, decision_type=kind, outcome=outcome
     )
     changes: dict[str, list[str]] = {}
+    records: list[RatingChange] = []
     for model, rating in ratings.items():
         before = rating.rating
         rating.rating = updated[(model, kind)]
@@ -36,7 +49,8 @@ def apply_elo(match: Match, decision_type: str) -> dict[str, list[str]]:
             rating.draws += 1
         elif model == match.winner:
             rating.matches_won += 1
-        rating.save()
-        RatingChange.objects.create(rating=rating, match=match, before=before, after=rating.rating)
+        rating.save(update_fields=_COUNTED)
+        records.append(RatingChange(rating=rating, match=match, before=before, after=rating.rating))
         changes[model] = [str(before), str(rating.rating)]
+    RatingChange.objects.bulk_create(records)
     return changes

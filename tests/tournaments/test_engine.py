@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.db import transaction
 
 from engine.models import Debate, DebateStatus, LLMCall, StageRun
 from engine.orchestrator import run_debate
@@ -213,3 +214,30 @@ def test_a_five_model_bracket_gives_the_top_seeds_byes(fake_model) -> None:
     assert {first.model_a, first.model_b} == {tournament.model_ids[3], tournament.model_ids[4]}
     assert debate.output["finalWinner"] == "epsilon-1"
     assert len(debate.output["eliminationOrder"]) == 4
+
+
+def test_a_match_between_rated_models_moves_both_ratings_in_five_queries(
+    fake_model, django_assert_num_queries
+) -> None:
+    tournament = _start(models=["alpha-1", "beta-1"])
+    _run(tournament)
+    before = {r.model: r.rating for r in Rating.objects.all()}
+    rematch = Match.objects.create(
+        tournament=tournament,
+        bracket_round=9,
+        slot=0,
+        model_a="alpha-1",
+        model_b="beta-1",
+        winner="beta-1",
+        loser="alpha-1",
+    )
+    # Already applied? Lock both ratings (one query), update each, record both changes;
+    # in the judging stage's transaction, as the engine runs it.
+    with transaction.atomic(), django_assert_num_queries(5):
+        changes = judging.apply_elo(rematch, tournament.decision_type)
+    after = {r.model: r for r in Rating.objects.all()}
+    assert after["beta-1"].rating > before["beta-1"] and after["alpha-1"].rating < before["alpha-1"]
+    assert changes == {m: [str(before[m]), str(after[m].rating)] for m in ("alpha-1", "beta-1")}
+    assert RatingChange.objects.filter(match=rematch).count() == 2
+    with transaction.atomic(), django_assert_num_queries(1):  # once only
+        assert judging.apply_elo(rematch, tournament.decision_type) == {}
