@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
-from lti_tool.admin import LtiRegistrationAdmin
+from lti_tool.admin import LtiDeploymentInline, LtiRegistrationAdmin
 from lti_tool.models import LtiRegistration
 from pylti1p3.exception import LtiException
 from requests import RequestException
@@ -15,6 +16,14 @@ from lti import services
 from lti.models import CourseClass, LinkedAssignment
 
 admin.site.unregister(LtiRegistration)
+
+# A platform's URLs are https; a URL typed without a scheme is read as one (Django 6
+# will assume it anyway: this says so now, without Django 5's warning on every form).
+HTTPS_URLS = {models.URLField: {"assume_scheme": "https"}}
+
+
+class DeploymentInline(LtiDeploymentInline):
+    formfield_overrides = HTTPS_URLS
 
 
 @admin.register(LtiRegistration)
@@ -28,6 +37,8 @@ class RegistrationAdmin(LtiRegistrationAdmin):
 
     fieldsets = [LtiRegistrationAdmin.fieldsets[0]]
     readonly_fields = ["uuid"]
+    formfield_overrides = HTTPS_URLS
+    inlines = [DeploymentInline]
 
 
 @admin.register(CourseClass)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django import forms
 from django.test import Client
 from django.urls import reverse
 from lti_tool.models import Key
@@ -45,3 +46,11 @@ def test_it_hides_the_static_private_key_field_in_the_admin(admin_client, db):
     assert page.status_code == 200
     assert 'name="private_key"' not in page.content.decode()
     assert 'name="issuer"' in page.content.decode()
+
+
+def test_it_reads_a_platform_url_typed_without_a_scheme_as_https(admin_client, db):
+    page = admin_client.get(reverse("admin:lti_tool_ltiregistration_add"))
+    form = page.context["adminform"].form
+    urls = [f for f in form.fields.values() if isinstance(f, forms.URLField)]
+    assert urls and all(f.assume_scheme == "https" for f in urls)
+    assert form.fields["auth_url"].clean("lms.example.edu/auth") == "https://lms.example.edu/auth"
