@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.staticfiles import finders
 from django.test import Client, RequestFactory
 from django.urls import reverse
+from django.utils import translation
 from django.views.defaults import server_error
 
 from coach.services import create_argument
@@ -143,3 +144,29 @@ def test_it_serves_a_favicon_and_links_it_from_every_page(client: Client, db) ->
         assert icon.read(4) == b"\x00\x00\x01\x00"  # an ICO file's header
     with open(finders.find("img/favicon.svg"), encoding="utf-8") as svg:
         assert svg.read().startswith("<svg")
+
+
+def test_it_answers_a_page_the_account_may_not_open_with_its_own_403_page(
+    client: Client, ana
+) -> None:
+    client.force_login(ana)
+    ana.is_staff = True  # an instructor without the permission this admin page needs
+    ana.save()
+    with translation.override("es"):
+        response = client.get(
+            reverse("admin:lti_tool_ltiregistration_add"), headers={"accept-language": "es"}
+        )
+    assert response.status_code == 403
+    body = response.content.decode()
+    assert "No está abierta a tu cuenta" in body and "Not open" not in body
+    assert f'href="{reverse("dashboard")}"' in body
+
+
+def test_it_explains_a_refused_form_in_plain_words(client: Client, ana) -> None:
+    refusing = Client(enforce_csrf_checks=True)
+    refusing.force_login(ana)
+    response = refusing.post(reverse("coach:argument_new"), {"title": "Cars"})
+    assert response.status_code == 403
+    body = response.content.decode()
+    assert "The form could not be sent" in body and "CSRF verification" not in body
+    assert "Sign out" in body  # the site's own page, not Django's
