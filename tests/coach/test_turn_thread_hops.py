@@ -103,5 +103,5 @@ def test_it_crosses_four_times_a_turn(
     assert json.loads(reply.splitlines()[-1])["type"] == "result"
     # Into a thread for request_started's receivers, for the middleware chain and the
     # view's checks (one hop for all of them), for saving the reply, and for closing
-    # the response. Before the chain was built for sync: eight, and one back to the loop.
+    # the response. Before the chain was built for sync: seven, and one back to the loop.
     assert crossings == {"to a thread": 4}, crossings
