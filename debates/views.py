@@ -162,13 +162,16 @@ def debate_stop(request: HttpRequest, pk: int) -> HttpResponse:
     """The owner's Stop of a queued or running run, of any format: it ends before its next stage."""
     debate = _debate_for(request, pk)
     try:
-        engine_services.request_stop(debate_id=debate.pk, user=request.user)
+        asked = engine_services.request_stop(debate_id=debate.pk, user=request.user)
     except engine_services.StopRefused:
         messages.error(request, _("Only a run of yours that has not ended can be stopped."))
     else:
         messages.success(
             request,
-            _("It will stop before its next stage; the stage under way finishes and is kept."),
+            # A queued run is ended at once (engine.services.request_stop).
+            _("Stopped before it began: nothing was paid for.")
+            if asked.is_finished
+            else _("It will stop before its next stage; the stage under way finishes and is kept."),
         )
     return redirect(debate.page_url())
 

@@ -188,5 +188,6 @@ def test_it_ends_a_queued_run_at_once_when_no_worker_takes_it(client, ada, fake_
     assert not LLMCall.objects.filter(debate=debate).exists()
     assert b"Stopping: it ends before its next stage." not in answer.content
     assert b'class="stop-form"' not in answer.content
+    assert b"Stopped before it began: nothing was paid for." in answer.content
     # A worker that gets the task later finds nothing to do.
     assert run_debate(debate_id=debate.pk).outcome == "finished"
