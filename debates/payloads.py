@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from debates.models import Attack, AttackValidation, DebateArgument
-from debates.state import AttackView
+from debates.state import AttackView, attack_view
 
 __all__ = ["argument_payload", "attack_payload", "attack_view_payload", "validation_payload"]
 
@@ -30,28 +30,19 @@ def argument_payload(argument: DebateArgument) -> dict[str, Any]:
 
 
 def attack_payload(attack: Attack) -> dict[str, Any]:
-    return {
-        "id": attack.id,
-        "round": attack.round,
-        "speaker": attack.speaker.name,
-        "speaker_id": attack.speaker_id,
-        "from": attack.from_argument.key if attack.from_argument_id else None,
-        "to": attack.to_argument.key if attack.to_argument_id else None,
-        "target": attack.target_key,
-        "type": attack.type,
-        "component": attack.target_component,
-        "index": attack.target_index,
-        "counter_proposition": attack.counter_proposition,
-        "rationale": attack.rationale,
-        "evidence": list(attack.evidence),
-        "confidence": attack.confidence,
-        "status": attack.status,
-        "drop_reason": attack.drop_reason,
-    }
+    """An attack row's payload: the same as its view's (``attack_view_payload``)."""
+    return attack_view_payload(
+        attack_view(
+            attack,
+            speaker=attack.speaker.name,
+            from_key=attack.from_argument.key if attack.from_argument_id else None,
+            to_key=attack.to_argument.key if attack.to_argument_id else None,
+        )
+    )
 
 
 def attack_view_payload(attack: AttackView) -> dict[str, Any]:
-    """``attack_payload`` of the attack as a debate's state holds it (no row read back)."""
+    """An attack as a debate's state holds it: a row's payload without reading it back."""
     return {
         "id": attack.id,
         "round": attack.round,

@@ -31,11 +31,13 @@ def test_it_says_of_each_judged_attack_what_its_row_says(fake_anthropic) -> None
         for attack in event.payload["attacks"]
     ]
     assert judged, "the fake model's debate judged no attack"
-    rows = Attack.objects.select_related("speaker", "from_argument", "to_argument")
+    rows = Attack.objects.select_related(
+        "speaker", "from_argument", "to_argument", "validation"
+    ).in_bulk()
     for shown in judged:
-        row = rows.get(pk=shown["id"])
+        row = rows[shown["id"]]
         assert shown == validation_payload(row, getattr(row, "validation", None))
     assert {a["status"] for a in judged} >= {"valid"}
     # And every attack of the state read back afterwards, judged or not, as its row.
     for view in load_state(debate).attacks:
-        assert attack_view_payload(view) == attack_payload(rows.get(pk=view.id))
+        assert attack_view_payload(view) == attack_payload(rows[view.id])
