@@ -14,7 +14,7 @@ from classroom.criteria import criterion, failed_criteria, parse_required
 from classroom.models import Assignment, CoachPolicy, Submission
 from coach.models import CoachTurn
 from coach.policy import Policy
-from coach.turn_sql import columns, from_row
+from config.sql_rows import columns, from_row
 
 __all__ = ["turn_policy"]
 

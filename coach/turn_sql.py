@@ -30,18 +30,15 @@ from django.db.models import Field, Model
 from django.db.models.signals import post_save, pre_save
 
 from coach.models import Argument, CoachMessage, Role
+from config.sql_rows import columns, from_row, quote_for
 
-__all__ = ["columns", "from_row", "insert", "load_argument", "transcript"]
-
-
-def _quote(alias: str) -> Any:
-    return connections[alias].ops.quote_name
+__all__ = ["insert", "load_argument", "transcript"]
 
 
 @cache
 def _insert_plan(model: type[Model], alias: str, vendor: str) -> tuple[str, tuple[Field, ...]]:
     """The INSERT ... RETURNING of `model` on `alias` and the fields its values are for."""
-    quote = _quote(alias)
+    quote = quote_for(alias)
     meta = model._meta
     fields = tuple(f for f in meta.concrete_fields if f is not meta.auto_field)
     columns = ", ".join(quote(f.column) for f in fields)
@@ -90,36 +87,9 @@ def insert(instance: Model) -> Model:
     return instance
 
 
-def columns(model: type[Model], alias: str, table: str = "") -> str:
-    """`model`'s concrete columns in field order, for a SELECT (`table`: the alias to prefix)."""
-    quote = _quote(alias)
-    prefix = f"{quote(table)}." if table else ""
-    return ", ".join(prefix + quote(f.column) for f in model._meta.concrete_fields)
-
-
-def from_row(model: type[Model], alias: str, values: Any) -> Model:
-    """A `model` instance from its concrete columns' values as the database returned them.
-
-    Each value goes through the converters a query would apply (the backend's and
-    the field's: JSON text, SQLite's dates and booleans), then ``Model.from_db``.
-    """
-    connection = connections[alias]
-    fields = model._meta.concrete_fields
-    converted = []
-    for field, value in zip(fields, values, strict=True):
-        column = field.get_col(model._meta.db_table)
-        for convert in (
-            *connection.ops.get_db_converters(column),
-            *field.get_db_converters(connection),
-        ):
-            value = convert(value, column, connection)
-        converted.append(value)
-    return model.from_db(alias, [f.attname for f in fields], converted)
-
-
 @cache
 def _argument_sql(alias: str, vendor: str) -> str:
-    quote = _quote(alias)
+    quote = quote_for(alias)
     meta = Argument._meta
     return (
         f"SELECT {columns(Argument, alias)} FROM {quote(meta.db_table)} "
@@ -142,7 +112,7 @@ def load_argument(*, owner: Any, argument_id: int) -> Argument | None:
 def _transcript_sql(alias: str, vendor: str) -> str:
     """The transcript's two reads in one statement: the latest messages (part 0) and the
     student's messages on one step (part 1), each row with its part, time and id."""
-    quote = _quote(alias)
+    quote = quote_for(alias)
     meta = CoachMessage._meta
 
     def column(name: str) -> str:

@@ -159,9 +159,12 @@ AUTH_PASSWORD_VALIDATORS = [
 # django-axes first: it refuses a locked-out sign-in before the password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend with the per-request user read written once.
+    "accounts.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
+# Django's database sessions, the row read with a statement written once (accounts/sessions.py).
+SESSION_ENGINE = "accounts.sessions"
 # Sign-in lands a student on their own page (their arguments, trials, debates) and
 # staff on their classes (home.views.signed_in).
 LOGIN_REDIRECT_URL = "signed_in"
