@@ -149,6 +149,13 @@ def run_debate(*, debate_id: int, worker: str | None = None) -> Claim:
     return claim
 
 
+# What the engine reads of the run's row between stages, which others may change
+# meanwhile (a stop request, the running cost, the owner's budget). Not the whole
+# row: its JSON (a graph debate's claims, an output) would be decoded every stage,
+# and the stages themselves work on the row their transaction locks.
+BETWEEN_STAGES = ("stop_requested_at", "cost_usd", "budget_usd", "max_rounds")
+
+
 @dataclass
 class _Run:
     debate_id: int
@@ -192,7 +199,7 @@ class _Run:
             if state is None:
                 return
             done = done | {step}
-            debate.refresh_from_db()
+            debate.refresh_from_db(fields=BETWEEN_STAGES)
         # No stage left and none stopped the run (a graph debate's last validation always does).
         with transaction.atomic():
             locked = hold_lease(debate_id=self.debate_id, worker=self.worker)
