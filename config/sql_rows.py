@@ -13,12 +13,13 @@ Source: Django's ``SQLCompiler.get_converters`` / ``apply_converters`` and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import connections
-from django.db.models import Model
+from django.db.models import Field, Model
 
-__all__ = ["columns", "from_row", "quote_for"]
+__all__ = ["columns", "convert", "from_row", "quote_for"]
 
 
 def quote_for(alias: str) -> Any:
@@ -39,15 +40,21 @@ def from_row(model: type[Model], alias: str, values: Any) -> Model:
     Each value goes through the converters a query would apply (the backend's and
     the field's: JSON text, SQLite's dates and booleans), then ``Model.from_db``.
     """
-    connection = connections[alias]
     fields = model._meta.concrete_fields
+    converted = convert(model, alias, fields, values)
+    return model.from_db(alias, [f.attname for f in fields], converted)
+
+
+def convert(model: type[Model], alias: str, fields: Sequence[Field], values: Any) -> list:
+    """The values of `fields` (of `model`) as a query would give them, from a row's columns."""
+    connection = connections[alias]
     converted = []
     for field, value in zip(fields, values, strict=True):
         column = field.get_col(model._meta.db_table)
-        for convert in (
+        for converter in (
             *connection.ops.get_db_converters(column),
             *field.get_db_converters(connection),
         ):
-            value = convert(value, column, connection)
+            value = converter(value, column, connection)
         converted.append(value)
-    return model.from_db(alias, [f.attname for f in fields], converted)
+    return converted

@@ -45,6 +45,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine import events
+from engine.between_stages import read_between_stages
 from engine.budget import estimate_stage_cost
 from engine.calls import CallRunner, ServiceUnavailable, thread_runner
 from engine.claiming import Claim, LeaseLost, claim_debate, hold_lease, renew_lease
@@ -149,13 +150,6 @@ def run_debate(*, debate_id: int, worker: str | None = None) -> Claim:
     return claim
 
 
-# What the engine reads of the run's row between stages, which others may change
-# meanwhile (a stop request, the running cost, the owner's budget). Not the whole
-# row: its JSON (a graph debate's claims, an output) would be decoded every stage,
-# and the stages themselves work on the row their transaction locks.
-BETWEEN_STAGES = ("stop_requested_at", "cost_usd", "budget_usd", "max_rounds")
-
-
 @dataclass
 class _Run:
     debate_id: int
@@ -199,7 +193,7 @@ class _Run:
             if state is None:
                 return
             done = done | {step}
-            debate.refresh_from_db(fields=BETWEEN_STAGES)
+            read_between_stages(debate)
         # No stage left and none stopped the run (a graph debate's last validation always does).
         with transaction.atomic():
             locked = hold_lease(debate_id=self.debate_id, worker=self.worker)

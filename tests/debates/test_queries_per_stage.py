@@ -43,7 +43,8 @@ _STAGE_RUN = re.compile(r'^INSERT INTO "debates_stagerun"')
 _LEDGER_WRITE = re.compile(
     r'^(INSERT INTO "debates_llmcall"|UPDATE "debates_debate" SET "cost_usd")'
 )
-_RUN_ROW = re.compile(r'^SELECT "debates_debate"."id", ')
+# engine.between_stages: what the engine reads back of the run row after a stage.
+_RUN_ROW = re.compile(r'^SELECT "stop_requested_at", "cost_usd", .* FROM "debates_debate" ')
 
 
 def _per_stage(statements: list[str]) -> list[list[str]]:
