@@ -3,7 +3,8 @@
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from engine.claiming import LeaseLost, claim_debate, hold_lease, renew_lease
@@ -51,3 +52,21 @@ def test_it_renews_the_lease_of_its_holder():
     renew_lease(debate_id=debate.id, worker="w1", lease_seconds=600)
     debate.refresh_from_db()
     assert debate.lease_expires_at > timezone.now() + timedelta(seconds=500)
+
+
+def test_it_holds_the_lease_on_the_row_the_orm_would_read_locked():
+    debate = make_debate()
+    assert claim_debate(debate_id=debate.pk, worker="w1", lease_seconds=60).outcome == "claimed"
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        locked = hold_lease(debate_id=debate.pk, worker="w1")
+    expected = Debate.objects.get(pk=debate.pk)
+    for field in Debate._meta.concrete_fields:
+        assert getattr(locked, field.attname) == getattr(expected, field.attname), field.name
+    selects = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    assert len(selects) == 1
+    # PostgreSQL locks the row; SQLite's IMMEDIATE transactions lock the file.
+    assert selects[0].endswith("FOR UPDATE") == connection.features.has_select_for_update
+    with transaction.atomic(), pytest.raises(LeaseLost):
+        hold_lease(debate_id=debate.pk, worker="w2")
+    with transaction.atomic(), pytest.raises(Debate.DoesNotExist):
+        hold_lease(debate_id=debate.pk + 1000, worker="w1")
