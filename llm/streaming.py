@@ -21,11 +21,16 @@ What a misbehaving stream can cost is bounded here:
 - time: the whole call, retries and the stream included, ends at
   ``deadline_s`` (``deadline_exceeded``): the SDK's timeout is per read, so a
   stream trickling a character a second would otherwise never end.
+
+The request body goes as the JSON bytes it is (``content=``): the parameters
+are plain dicts, lists and strings, which the SDK would otherwise walk and copy
+and then encode with the same ``json`` module (about 0.1 ms a request).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -50,6 +55,16 @@ from llm.usage import Usage
 from untrusted import clean_text
 
 __all__ = ["StreamDone", "TextDelta", "astream_structured"]
+
+
+# The SDK's own encoder settings (anthropic._utils._json): the same bytes on the wire.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _request_body(params: dict[str, Any]) -> bytes:
+    """The streamed request's JSON body; the client's default Content-Type says it is JSON."""
+    return _ENCODER.encode({**params, "stream": True}).encode()
+
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -207,7 +222,7 @@ async def astream_structured(
             # What messages.create(stream=True) sends, read as plain JSON (module docstring).
             stream = await client.post(
                 "/v1/messages",
-                body={**params, "stream": True},
+                content=_request_body(params),
                 cast_to=object,
                 stream=True,
                 stream_cls=AsyncStream[object],

@@ -174,3 +174,24 @@ def test_it_reads_events_that_leave_fields_out(fake_anthropic):
     assert reply.add({"type": "message_delta", "usage": {"output_tokens": 7}}) == ""
     assert reply.add("ping") == ""
     assert (reply.started, reply.stop_reason, reply.usage.output_tokens) == (True, None, 7)
+
+
+def test_it_sends_the_body_the_sdk_would_send_as_json(fake_anthropic):
+    from anthropic._utils._json import openapi_dumps
+
+    from llm.structured import prepare_call
+
+    messages = [{"role": "user", "content": LONG_TEXT}]
+    fake_anthropic.enqueue(Reply.json(valid_reply()))
+    run(stream_all(messages=messages))
+    (request,) = fake_anthropic.message_requests
+    params, _ = prepare_call(
+        model=MODEL,
+        system=call_kwargs(None)["system"],
+        messages=messages,
+        output_model=CoachReply,
+        max_tokens=400,
+        cache_system=True,
+    )
+    assert request.body == json.loads(openapi_dumps({**params, "stream": True}))
+    assert request.headers["content-type"] == "application/json"
