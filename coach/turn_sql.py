@@ -12,12 +12,10 @@ quoted by the backend (as ``engine.events._next_seq`` does), and run on the
 connection's cursor. Values still go through each field's ``pre_save`` and
 ``get_db_prep_save`` and rows through the converters a query applies
 (``from_row``), so what is stored and read is what the ORM would store and
-read. Both
+read. The reads are here; the inserts (the message, the reply, the turn
+record) are ``config.sql_rows.insert``, which other hot paths share. Both
 databases take the same text: PostgreSQL, and SQLite 3.35 or later for
 ``RETURNING`` (older ones fall back to ``save()``).
-
-Sources: Django's ``SQLInsertCompiler`` (what an insert sends) and
-``Model.save_base`` (the signals around it), Django 5.2.
 """
 
 from __future__ import annotations
@@ -26,65 +24,11 @@ from functools import cache
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Field, Model
-from django.db.models.signals import post_save, pre_save
 
 from coach.models import Argument, CoachMessage, Role
 from config.sql_rows import columns, from_row, quote_for
 
-__all__ = ["insert", "load_argument", "transcript"]
-
-
-@cache
-def _insert_plan(model: type[Model], alias: str, vendor: str) -> tuple[str, tuple[Field, ...]]:
-    """The INSERT ... RETURNING of `model` on `alias` and the fields its values are for."""
-    quote = quote_for(alias)
-    meta = model._meta
-    fields = tuple(f for f in meta.concrete_fields if f is not meta.auto_field)
-    columns = ", ".join(quote(f.column) for f in fields)
-    values = ", ".join(["%s"] * len(fields))
-    sql = (
-        f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({values}) "
-        f"RETURNING {quote(meta.pk.column)}"
-    )
-    return sql, fields
-
-
-def insert(instance: Model) -> Model:
-    """Insert a new row as ``instance.save()`` would, in one statement written once; sets its pk.
-
-    The same values (each field's ``pre_save``: ``auto_now_add`` and the like),
-    the same ``pre_save`` / ``post_save`` signals when anything listens. Only
-    for a new row whose primary key the database assigns.
-    """
-    model = type(instance)
-    alias = router.db_for_write(model, instance=instance)
-    connection = connections[alias]
-    if not connection.features.can_return_columns_from_insert:
-        instance.save(force_insert=True, using=alias)
-        return instance
-    notify_before = pre_save.has_listeners(model)
-    if notify_before:
-        pre_save.send(sender=model, instance=instance, raw=False, using=alias, update_fields=None)
-    sql, fields = _insert_plan(model, alias, connection.vendor)
-    params = [
-        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        instance.pk = cursor.fetchone()[0]
-    instance._state.adding = False
-    instance._state.db = alias
-    if post_save.has_listeners(model):
-        post_save.send(
-            sender=model,
-            instance=instance,
-            created=True,
-            update_fields=None,
-            raw=False,
-            using=alias,
-        )
-    return instance
+__all__ = ["load_argument", "transcript"]
 
 
 @cache

@@ -23,7 +23,8 @@ from coach.policy import OPEN, Policy, policy_for
 from coach.prompts import HISTORY_LIMIT
 from coach.provenance import is_students_own
 from coach.steps import is_step
-from coach.turn_sql import insert, load_argument, transcript
+from coach.turn_sql import load_argument, transcript
+from config.sql_rows import insert
 from llm import Usage
 
 __all__ = [

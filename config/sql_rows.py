@@ -5,21 +5,30 @@ signed-in user, a coach turn's), compiling a queryset each time costs the server
 more CPU than the database takes to answer. Those statements are written once
 from the models' own table and column names; these helpers keep what is read
 what the ORM would read: the same columns in field order, each value through
-the converters a query applies, the instance built by ``Model.from_db``.
+the converters a query applies, the instance built by ``Model.from_db``; and
+what is written, what ``save()`` / ``bulk_create`` would write (each field's
+``pre_save`` and ``get_db_prep_save``).
 
-Source: Django's ``SQLCompiler.get_converters`` / ``apply_converters`` and
-``Model.from_db``, Django 5.2.
+Sources: Django's ``SQLCompiler.get_converters`` / ``apply_converters``,
+``Model.from_db``, ``SQLInsertCompiler`` and ``Model.save_base`` (the signals
+around a save), Django 5.2.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache, lru_cache
 from typing import Any
 
-from django.db import connections
+from django.db import connections, router
 from django.db.models import Field, Model
+from django.db.models.signals import post_save, pre_save
 
-__all__ = ["columns", "convert", "from_row", "quote_for"]
+__all__ = ["columns", "convert", "from_row", "insert", "insert_all", "quote_for"]
+
+# Parameters one statement may carry on every supported database (SQLite's old
+# default limit was 999).
+_MAX_PARAMS = 900
 
 
 def quote_for(alias: str) -> Any:
@@ -58,3 +67,94 @@ def convert(model: type[Model], alias: str, fields: Sequence[Field], values: Any
             value = converter(value, column, connection)
         converted.append(value)
     return converted
+
+
+@cache
+def _insert_plan(model: type[Model], alias: str, vendor: str) -> tuple[str, tuple[Field, ...]]:
+    """The INSERT ... RETURNING of `model` on `alias` and the fields its values are for."""
+    quote = quote_for(alias)
+    meta = model._meta
+    fields = tuple(f for f in meta.concrete_fields if f is not meta.auto_field)
+    columns = ", ".join(quote(f.column) for f in fields)
+    values = ", ".join(["%s"] * len(fields))
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({values}) "
+        f"RETURNING {quote(meta.pk.column)}"
+    )
+    return sql, fields
+
+
+def insert(instance: Model) -> Model:
+    """Insert a new row as ``instance.save()`` would, in one statement written once; sets its pk.
+
+    The same values (each field's ``pre_save``: ``auto_now_add`` and the like),
+    the same ``pre_save`` / ``post_save`` signals when anything listens. Only
+    for a new row whose primary key the database assigns.
+    """
+    model = type(instance)
+    alias = router.db_for_write(model, instance=instance)
+    connection = connections[alias]
+    if not connection.features.can_return_columns_from_insert:
+        instance.save(force_insert=True, using=alias)
+        return instance
+    notify_before = pre_save.has_listeners(model)
+    if notify_before:
+        pre_save.send(sender=model, instance=instance, raw=False, using=alias, update_fields=None)
+    sql, fields = _insert_plan(model, alias, connection.vendor)
+    params = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        instance.pk = cursor.fetchone()[0]
+    instance._state.adding = False
+    instance._state.db = alias
+    if post_save.has_listeners(model):
+        post_save.send(
+            sender=model,
+            instance=instance,
+            created=True,
+            update_fields=None,
+            raw=False,
+            using=alias,
+        )
+    return instance
+
+
+@lru_cache(maxsize=64)
+def _insert_all_sql(model: type[Model], alias: str, vendor: str, count: int) -> str:
+    quote = quote_for(alias)
+    meta = model._meta
+    fields = _insert_plan(model, alias, vendor)[1]
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    names = ", ".join(quote(f.column) for f in fields)
+    return f"INSERT INTO {quote(meta.db_table)} ({names}) VALUES " + ", ".join([row] * count)
+
+
+def insert_all(instances: Sequence[Model]) -> None:
+    """Insert new rows of one model as ``bulk_create`` would, in one statement written once.
+
+    The same values (each field's ``pre_save``) and, as with ``bulk_create``, no
+    signals; the primary keys the database assigns are not read back. For the
+    few rows a hot path writes together (a stage's calls); many rows, past what
+    one statement may carry, go through ``bulk_create``.
+    """
+    if not instances:
+        return
+    model = type(instances[0])
+    alias = router.db_for_write(model)
+    connection = connections[alias]
+    fields = _insert_plan(model, alias, connection.vendor)[1]
+    if len(instances) * len(fields) > _MAX_PARAMS:
+        model._default_manager.using(alias).bulk_create(instances)
+        return
+    params = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection)
+        for instance in instances
+        for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_insert_all_sql(model, alias, connection.vendor, len(instances)), params)
+    for instance in instances:
+        instance._state.adding = False
+        instance._state.db = alias

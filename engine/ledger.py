@@ -20,11 +20,13 @@ for list pages; :func:`spent_usd` is the ledger's own sum.
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import cache
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, router, transaction
 from django.db.models import F, Q, Sum
 from pydantic import BaseModel, ValidationError
 
+from config.sql_rows import insert_all, quote_for
 from engine.models import CallStatus, Debate, LLMCall
 from llm import LLMError, StructuredReply
 from llm.errors import SERVICE_FAILURES
@@ -125,12 +127,36 @@ def record_calls(*, debate_id: int, calls: list[dict]) -> list[LLMCall]:
     total = sum((row.cost_usd for row in rows), Decimal(0))
     try:
         with transaction.atomic():
-            LLMCall.objects.bulk_create(rows)
+            insert_all(rows)
             if total:
-                Debate.objects.filter(pk=debate_id).update(cost_usd=F("cost_usd") + total)
+                _add_to_running_cost(debate_id, total)
     except IntegrityError:
         return [record_call(debate_id=debate_id, **call) for call in calls]
     return rows
+
+
+@cache
+def _add_cost_sql(alias: str, vendor: str) -> str:
+    quote = quote_for(alias)
+    meta = Debate._meta
+    cost = quote(meta.get_field("cost_usd").column)
+    # SQLite keeps the sum exact only as NUMERIC, as the ORM's own statement does.
+    added = (
+        f"CAST(({cost} + CAST(%s AS NUMERIC)) AS NUMERIC)" if vendor == "sqlite" else f"{cost} + %s"
+    )
+    return f"UPDATE {quote(meta.db_table)} SET {cost} = {added} WHERE {quote(meta.pk.column)} = %s"
+
+
+def _add_to_running_cost(debate_id: int, amount: Decimal) -> None:
+    """``Debate.objects.filter(pk=...).update(cost_usd=F("cost_usd") + amount)``, written once.
+
+    A stage's calls that come back together are written with it, in every run.
+    """
+    alias = router.db_for_write(Debate)
+    connection = connections[alias]
+    value = Debate._meta.get_field("cost_usd").get_db_prep_save(amount, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(_add_cost_sql(alias, connection.vendor), [value, debate_id])
 
 
 def _fields(

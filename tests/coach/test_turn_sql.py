@@ -13,8 +13,8 @@ import pytest
 from django.db.models.signals import post_save, pre_save
 
 from coach.models import Argument, CoachMessage, CoachTurn, Role
-from coach.turn_sql import insert, load_argument, transcript
-from config.sql_rows import from_row
+from coach.turn_sql import load_argument, transcript
+from config.sql_rows import from_row, insert
 
 pytestmark = pytest.mark.django_db
 

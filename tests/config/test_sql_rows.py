@@ -1,0 +1,68 @@
+"""Rows written with statements written once are the rows the ORM writes."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from config.sql_rows import insert_all
+from engine.ledger import _add_to_running_cost
+from engine.models import Debate, LLMCall
+from tests.debates.factories import make_debate
+
+pytestmark = pytest.mark.django_db
+
+_COMPARED = [f.attname for f in LLMCall._meta.concrete_fields if f.name not in ("id", "created_at")]
+
+
+def _calls(debate: Debate, prefix: str, count: int) -> list[LLMCall]:
+    return [
+        LLMCall(
+            debate=debate,
+            stage="attacks",
+            round=1,
+            model="claude-x",
+            request_hash=f"{prefix}{i:04d}",
+            input_tokens=10 + i,
+            cost_usd=Decimal("0.000123") * (i + 1),
+            status="ok",
+            raw_text='{"é": "\u00e9"}',
+        )
+        for i in range(count)
+    ]
+
+
+def test_it_writes_what_bulk_create_writes_in_one_statement() -> None:
+    debate = make_debate()
+    with CaptureQueriesContext(connection) as queries:
+        insert_all(_calls(debate, "ours", 3))
+    assert [q["sql"].split(" (")[0] for q in queries.captured_queries] == [
+        'INSERT INTO "debates_llmcall"'
+    ]
+    LLMCall.objects.bulk_create(_calls(debate, "orm-", 3))
+    ours = list(LLMCall.objects.filter(request_hash__startswith="ours").order_by("request_hash"))
+    theirs = list(LLMCall.objects.filter(request_hash__startswith="orm-").order_by("request_hash"))
+    assert len(ours) == len(theirs) == 3
+    for a, b in zip(ours, theirs, strict=True):
+        assert {n: getattr(a, n) for n in _COMPARED if n != "request_hash"} == {
+            n: getattr(b, n) for n in _COMPARED if n != "request_hash"
+        }
+        assert a.created_at is not None
+
+
+def test_it_hands_more_rows_than_a_statement_carries_to_bulk_create() -> None:
+    debate = make_debate()
+    insert_all(_calls(debate, "many", 80))
+    insert_all([])
+    assert LLMCall.objects.filter(request_hash__startswith="many").count() == 80
+
+
+def test_it_adds_to_the_running_cost_exactly() -> None:
+    debate = make_debate()
+    for amount in ("0.000123", "0.1", "0.000001", "2.5"):
+        _add_to_running_cost(debate.pk, Decimal(amount))
+    debate.refresh_from_db()
+    assert debate.cost_usd == Decimal("2.600124")
