@@ -44,6 +44,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config.sql_rows import insert
 from engine import events
 from engine.between_stages import read_between_stages
 from engine.budget import estimate_stage_cost
@@ -248,14 +249,16 @@ class _Run:
     def _commit(fmt: Format, stage, locked: Debate, name, round, state, specs, results):
         """Inside the stage's transaction: its rows, events, StageRun and maybe the finish."""
         outcome = stage.commit(debate=locked, state=state, round=round, results=results)
-        stage_run = StageRun.objects.create(
-            debate=locked,
-            name=name,
-            round=round,
-            input_hash=fmt.state_hash(state),
-            output_hash=fmt.state_hash(outcome.after),
-            calls=len(specs),
-            cost_usd=sum((r.cost_usd for r in results), Decimal(0)),
+        stage_run = insert(  # StageRun.objects.create, its statement written once
+            StageRun(
+                debate=locked,
+                name=name,
+                round=round,
+                input_hash=fmt.state_hash(state),
+                output_hash=fmt.state_hash(outcome.after),
+                calls=len(specs),
+                cost_usd=sum((r.cost_usd for r in results), Decimal(0)),
+            )
         )
         if fmt.after_stage is not None:
             fmt.after_stage(
