@@ -97,6 +97,7 @@ def insert(instance: Model) -> Model:
     if not connection.features.can_return_columns_from_insert:
         instance.save(force_insert=True, using=alias)
         return instance
+    instance._prepare_related_fields_for_save(operation_name="save")  # as save() does
     notify_before = pre_save.has_listeners(model)
     if notify_before:
         pre_save.send(sender=model, instance=instance, raw=False, using=alias, update_fields=None)
@@ -122,22 +123,27 @@ def insert(instance: Model) -> Model:
 
 
 @lru_cache(maxsize=64)
-def _insert_all_sql(model: type[Model], alias: str, vendor: str, count: int) -> str:
+def _insert_all_sql(
+    model: type[Model], alias: str, vendor: str, count: int, returning: bool
+) -> str:
     quote = quote_for(alias)
     meta = model._meta
     fields = _insert_plan(model, alias, vendor)[1]
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     names = ", ".join(quote(f.column) for f in fields)
-    return f"INSERT INTO {quote(meta.db_table)} ({names}) VALUES " + ", ".join([row] * count)
+    sql = f"INSERT INTO {quote(meta.db_table)} ({names}) VALUES " + ", ".join([row] * count)
+    return sql + f" RETURNING {quote(meta.pk.column)}" if returning else sql
 
 
-def insert_all(instances: Sequence[Model]) -> None:
+def insert_all(instances: Sequence[Model], *, set_pks: bool = False) -> None:
     """Insert new rows of one model as ``bulk_create`` would, in one statement written once.
 
     The same values (each field's ``pre_save``) and, as with ``bulk_create``, no
-    signals; the primary keys the database assigns are not read back. For the
-    few rows a hot path writes together (a stage's calls); many rows, past what
-    one statement may carry, go through ``bulk_create``.
+    signals. ``set_pks``: read back the primary keys the database assigned, in
+    the rows' order, as ``bulk_create`` does (``RETURNING``); without it they
+    are not read. For the few rows a hot path writes together (a stage's calls,
+    events, arguments); more than one statement may carry, or a database that
+    cannot return them, go through ``bulk_create``.
     """
     if not instances:
         return
@@ -145,16 +151,25 @@ def insert_all(instances: Sequence[Model]) -> None:
     alias = router.db_for_write(model)
     connection = connections[alias]
     fields = _insert_plan(model, alias, connection.vendor)[1]
-    if len(instances) * len(fields) > _MAX_PARAMS:
+    if len(instances) * len(fields) > _MAX_PARAMS or (
+        set_pks and not connection.features.can_return_rows_from_bulk_insert
+    ):
         model._default_manager.using(alias).bulk_create(instances)
         return
+    for instance in instances:
+        # As bulk_create: a related row saved after this one was built lends it its key.
+        instance._prepare_related_fields_for_save(operation_name="bulk_create")
     params = [
         field.get_db_prep_save(field.pre_save(instance, True), connection)
         for instance in instances
         for field in fields
     ]
+    sql = _insert_all_sql(model, alias, connection.vendor, len(instances), set_pks)
     with connection.cursor() as cursor:
-        cursor.execute(_insert_all_sql(model, alias, connection.vendor, len(instances)), params)
+        cursor.execute(sql, params)
+        if set_pks:
+            for instance, (pk,) in zip(instances, cursor.fetchall(), strict=True):
+                instance.pk = pk
     for instance in instances:
         instance._state.adding = False
         instance._state.db = alias

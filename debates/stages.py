@@ -28,6 +28,7 @@ from dataclasses import replace
 from django.db.models import OuterRef, Subquery
 
 from argumentation.attack_types import MismatchCode, attack_mismatch
+from config.sql_rows import insert_all
 from debates import events
 from debates.budget import expected_output_tokens
 from debates.graph import counted_arguments, counted_attacks, grounded_labels, snapshot
@@ -235,7 +236,7 @@ class OpeningArguments:
                     )
                 )
                 number += 1
-        DebateArgument.objects.bulk_create(created)
+        insert_all(created, set_pks=True)
         engine_events.record_event(
             debate=debate,
             type=events.ARGUMENTS_SUBMITTED,
@@ -382,7 +383,7 @@ class Attacks:
                 assumptions.append(_clean(draft.assumptions))
         # Three queries whatever the number of attacks: the attacks, their
         # counter-arguments, then the links back from attacks to counters.
-        Attack.objects.bulk_create(attacks)
+        insert_all(attacks, set_pks=True)
         for attack, attack_assumptions in zip(attacks, assumptions, strict=True):
             if attack.status == AttackStatus.DROPPED:
                 dropped.append(attack)
@@ -403,7 +404,7 @@ class Attacks:
             )
             number += 1
             proposed.append(attack)
-        DebateArgument.objects.bulk_create(counter_arguments)
+        insert_all(counter_arguments, set_pks=True)
         for attack, counter in zip(proposed, counter_arguments, strict=True):
             attack.from_argument = counter
         # One UPDATE whose size does not grow with the attacks: each attack's
@@ -565,7 +566,7 @@ class Validation:
             for a, v in judged
         ]
         new_valid = sum(a.status == AttackStatus.VALID for a, _ in judged)
-        AttackValidation.objects.bulk_create([v for _, v in judged if v is not None])
+        insert_all([v for _, v in judged if v is not None], set_pks=True)
         _save_outcomes([a for a, _ in judged])
         engine_events.record_event(
             debate=debate,

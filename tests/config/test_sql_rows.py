@@ -9,8 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from config.sql_rows import insert_all
+from debates.models import Attack, DebateArgument
 from engine.ledger import _add_to_running_cost
-from engine.models import Debate, LLMCall
+from engine.models import Debate, LLMCall, Persona
 from tests.debates.factories import make_debate
 
 pytestmark = pytest.mark.django_db
@@ -66,3 +67,30 @@ def test_it_adds_to_the_running_cost_exactly() -> None:
         _add_to_running_cost(debate.pk, Decimal(amount))
     debate.refresh_from_db()
     assert debate.cost_usd == Decimal("2.600124")
+
+
+def test_it_sets_the_keys_the_database_gave_in_order_and_lends_them_on() -> None:
+    debate = make_debate()
+    persona = Persona.objects.filter(debates=debate).first()
+    arguments = [
+        DebateArgument(debate=debate, key=f"A{i}", speaker=persona, claim=f"claim {i}", round=0)
+        for i in range(3)
+    ]
+    # Built before its arguments have keys, as a stage builds them.
+    attack = Attack(
+        debate=debate,
+        speaker=persona,
+        from_argument=arguments[2],
+        to_argument=arguments[0],
+        round=1,
+        target_key="A0",
+        type="rebut",
+        counter_proposition="not so",
+        confidence=0.5,
+    )
+    insert_all(arguments, set_pks=True)
+    insert_all([attack], set_pks=True)
+    stored = dict(DebateArgument.objects.filter(debate=debate).values_list("key", "pk"))
+    assert [a.pk for a in arguments] == [stored["A0"], stored["A1"], stored["A2"]]
+    assert Attack.objects.get(pk=attack.pk).from_argument_id == stored["A2"]
+    assert all(not a._state.adding for a in arguments)
