@@ -12,6 +12,7 @@ import dataclasses
 from decimal import Decimal
 from typing import Any
 
+from config.sql_rows import insert_all
 from engine import events
 from engine.calls import CallResult, CallSpec
 from engine.models import Debate, LLMCall
@@ -203,7 +204,7 @@ def save_turns(
         match = matches[match_id]
         failed = {model: res for model, res in sides.items() if not res.ok}
         if len(failed) == 2:
-            Turn.objects.bulk_create(turns)  # the matches done so far keep their turns
+            insert_all(turns, set_pks=True)  # the matches done so far keep their turns
             stop = both_failed(state, stage=stage, code=code, match=match, failed=failed)
             return SavedTurns(stop=stop, matches=tuple(saved), turns=tuple(turns))
         for model, res in sides.items():
@@ -234,7 +235,7 @@ def save_turns(
         )
         if failed:
             finished_event(debate, match)
-    Turn.objects.bulk_create(turns)
+    insert_all(turns, set_pks=True)  # bulk_create, its statement written once
     return SavedTurns(stop=None, matches=tuple(saved), turns=tuple(turns))
 
 
