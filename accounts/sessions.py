@@ -48,8 +48,9 @@ def _select_sql(alias: str, vendor: str) -> str:
 
 
 class SessionStore(db.SessionStore):
-    def load(self) -> dict:
-        data = super().load()
+    def decode(self, session_data: str) -> dict:
+        # Both load() and aload() (the live pages' request.auser()) read through here.
+        data = super().decode(session_data)
         renamed = _RENAMED_BACKENDS.get(data.get(BACKEND_SESSION_KEY))
         if renamed is not None:
             data[BACKEND_SESSION_KEY] = renamed

@@ -65,3 +65,18 @@ def test_it_is_what_the_sign_in_form_stores(client, django_user_model) -> None:
     response = client.post("/accounts/login/", {"username": "dan", "password": "pw-long-enough-1"})
     assert response.status_code == 302
     assert client.session[BACKEND_SESSION_KEY] == PATH
+
+
+def test_it_reads_an_old_session_as_naming_it_on_the_async_path_too(django_user_model) -> None:
+    from asgiref.sync import async_to_sync
+
+    from accounts.sessions import SessionStore
+
+    old = db.SessionStore()
+    old[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    old.save()
+    assert SessionStore(session_key=old.session_key).load()[BACKEND_SESSION_KEY] == PATH
+    # async_to_sync runs the ORM's thread-sensitive read back in this thread, in the test's
+    # transaction, as the live pages' request.auser() reads in the request's.
+    loaded = async_to_sync(SessionStore(session_key=old.session_key).aload)()
+    assert loaded[BACKEND_SESSION_KEY] == PATH
