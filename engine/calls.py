@@ -14,6 +14,7 @@ within milliseconds of its reply, whatever happens to the worker later.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
 import os
 import threading
@@ -426,3 +427,9 @@ def close_thread_runner() -> None:
     if runner is not None:
         runner.close()
         _local.runner = None
+
+
+# The main thread's runner (a Celery worker's, a command's, a test process's) lives as
+# long as the process: close its model client as the process ends, or aiohttp reports
+# the session and its kept-alive connections unclosed.
+atexit.register(close_thread_runner)
