@@ -1,4 +1,4 @@
-"""Rows read with SQL written once: a model's columns for a SELECT, an instance from a row.
+"""Rows read and written with SQL written once: columns for a SELECT, an instance from a row, inserts.
 
 For the few statements a hot path runs on every request (the session, the
 signed-in user, a coach turn's), compiling a queryset each time costs the server
