@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import hashlib
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -418,6 +420,7 @@ def thread_runner(*, timeout: float, max_retries: int) -> CallRunner:
     close_thread_runner()
     _local.runner = CallRunner(timeout=timeout, max_retries=max_retries)
     _local.key = key
+    _open_runners.add(_local.runner)
     return _local.runner
 
 
@@ -429,7 +432,16 @@ def close_thread_runner() -> None:
         _local.runner = None
 
 
-# The main thread's runner (a Celery worker's, a command's, a test process's) lives as
-# long as the process: close its model client as the process ends, or aiohttp reports
-# the session and its kept-alive connections unclosed.
-atexit.register(close_thread_runner)
+# Runners of threads that live as long as the process (the main thread of a Celery
+# worker, a command or a test process; the background pool's daemon threads) are never
+# closed by their threads: close their model clients as the process ends, or aiohttp
+# reports each session and its kept-alive connections unclosed.
+_open_runners: weakref.WeakSet[CallRunner] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_runners() -> None:
+    for runner in list(_open_runners):
+        # A runner whose thread is running its loop right now is left be.
+        with contextlib.suppress(RuntimeError):
+            runner.close()
