@@ -16,26 +16,14 @@ Source: ``django.contrib.auth.backends.ModelBackend.get_user``, Django 5.2.
 
 from __future__ import annotations
 
-from functools import cache
-
 from django.contrib.auth import backends, get_user_model
 from django.core.exceptions import ValidationError
-from django.db import connections, router
 
-from config.sql_rows import columns, from_row, quote_for
+from config.sql_rows import row_by_pk
 
 __all__ = ["ModelBackend", "PATH"]
 
 PATH = "accounts.backends.ModelBackend"
-
-
-@cache
-def _user_sql(alias: str, vendor: str) -> str:
-    meta = get_user_model()._meta
-    return (
-        f"SELECT {columns(meta.model, alias)} FROM {quote_for(alias)(meta.db_table)} "
-        f"WHERE {quote_for(alias)(meta.pk.column)} = %s"
-    )
 
 
 class ModelBackend(backends.ModelBackend):
@@ -46,12 +34,5 @@ class ModelBackend(backends.ModelBackend):
             pk = model._meta.pk.to_python(user_id)
         except ValidationError:  # a session naming no valid key names no user
             return None
-        alias = router.db_for_read(model)
-        connection = connections[alias]
-        with connection.cursor() as cursor:
-            cursor.execute(_user_sql(alias, connection.vendor), [pk])
-            row = cursor.fetchone()
-        if row is None:
-            return None
-        user = from_row(model, alias, row)
-        return user if self.user_can_authenticate(user) else None
+        user = row_by_pk(model, pk)
+        return user if user is not None and self.user_can_authenticate(user) else None

@@ -24,7 +24,7 @@ from django.db import connections, router
 from django.db.models import Field, Model
 from django.db.models.signals import post_save, pre_save
 
-__all__ = ["columns", "convert", "from_row", "insert", "insert_all", "quote_for"]
+__all__ = ["columns", "convert", "from_row", "insert", "insert_all", "quote_for", "row_by_pk"]
 
 # Parameters one statement may carry on every supported database (SQLite's old
 # default limit was 999).
@@ -52,6 +52,28 @@ def from_row(model: type[Model], alias: str, values: Any) -> Model:
     fields = model._meta.concrete_fields
     converted = convert(model, alias, fields, values)
     return model.from_db(alias, [f.attname for f in fields], converted)
+
+
+@cache
+def _by_pk_sql(model: type[Model], alias: str, vendor: str, for_update: bool) -> str:
+    quote = quote_for(alias)
+    meta = model._meta
+    # SQLite has no row locks: its transactions here begin IMMEDIATE, which locks the file.
+    lock = for_update and connections[alias].features.has_select_for_update
+    return (
+        f"SELECT {columns(model, alias)} FROM {quote(meta.db_table)} "
+        f"WHERE {quote(meta.pk.column)} = %s" + (" FOR UPDATE" if lock else "")
+    )
+
+
+def row_by_pk(model: type[Model], pk: Any, *, for_update: bool = False) -> Model | None:
+    """``model.objects[.select_for_update()].filter(pk=pk).first()``, its statement written once."""
+    alias = router.db_for_write(model) if for_update else router.db_for_read(model)
+    connection = connections[alias]
+    with connection.cursor() as cursor:
+        cursor.execute(_by_pk_sql(model, alias, connection.vendor, for_update), [pk])
+        row = cursor.fetchone()
+    return None if row is None else from_row(model, alias, row)
 
 
 def convert(model: type[Model], alias: str, fields: Sequence[Field], values: Any) -> list:

@@ -17,15 +17,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import cache
 from typing import Literal
 
-from django.db import connections, router, transaction
+from django.db import transaction
 from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from config.sql_rows import columns, from_row, quote_for
+from config.sql_rows import row_by_pk
 from engine.models import FINISHED_STATUSES, Debate, DebateStatus
 
 __all__ = ["Claim", "LeaseLost", "claim_debate", "hold_lease", "renew_lease"]
@@ -76,39 +75,15 @@ def renew_lease(*, debate_id: int, worker: str, lease_seconds: float) -> None:
         raise LeaseLost(f"debate {debate_id} is no longer held by {worker}")
 
 
-@cache
-def _locked_row_sql(alias: str, vendor: str) -> str:
-    quote = quote_for(alias)
-    meta = Debate._meta
-    # SQLite has no row locks: its transactions here begin IMMEDIATE, which locks the file.
-    lock = " FOR UPDATE" if connections[alias].features.has_select_for_update else ""
-    return (
-        f"SELECT {columns(Debate, alias)} FROM {quote(meta.db_table)} "
-        f"WHERE {quote(meta.pk.column)} = %s{lock}"
-    )
-
-
-def _locked_row(debate_id: int) -> Debate:
-    """``Debate.objects.select_for_update().get(pk=debate_id)``, written once.
-
-    Every stage of every run begins its transaction with it; compiling the
-    queryset each time cost more than the database's answer (config/sql_rows.py).
-    """
-    alias = router.db_for_write(Debate)
-    connection = connections[alias]
-    with connection.cursor() as cursor:
-        cursor.execute(_locked_row_sql(alias, connection.vendor), [debate_id])
-        row = cursor.fetchone()
-    if row is None:
-        raise Debate.DoesNotExist(f"debate {debate_id} does not exist")
-    return from_row(Debate, alias, row)
-
-
 def hold_lease(*, debate_id: int, worker: str) -> Debate:
     """Inside a transaction: lock the debate row and check this worker holds it."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("hold_lease must run inside transaction.atomic()")
-    debate = _locked_row(debate_id)
+    # Every stage of every run begins its transaction here: the statement is written
+    # once, compiling the queryset each time cost more than the database's answer.
+    debate = row_by_pk(Debate, debate_id, for_update=True)
+    if debate is None:
+        raise Debate.DoesNotExist(f"debate {debate_id} does not exist")
     if debate.claimed_by != worker or debate.status != DebateStatus.RUNNING:
         raise LeaseLost(f"debate {debate_id} is no longer held by {worker}")
     return debate

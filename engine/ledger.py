@@ -102,7 +102,7 @@ def record_call(
     try:
         with transaction.atomic():
             call = LLMCall.objects.create(debate_id=debate_id, request_hash=request_hash, **fields)
-            Debate.objects.filter(pk=debate_id).update(cost_usd=F("cost_usd") + fields["cost_usd"])
+            _add_to_running_cost(debate_id, fields["cost_usd"])
     except IntegrityError:
         return _replace_unanswered(debate_id=debate_id, request_hash=request_hash, fields=fields)
     return call
@@ -150,7 +150,8 @@ def _add_cost_sql(alias: str, vendor: str) -> str:
 def _add_to_running_cost(debate_id: int, amount: Decimal) -> None:
     """``Debate.objects.filter(pk=...).update(cost_usd=F("cost_usd") + amount)``, written once.
 
-    A stage's calls that come back together are written with it, in every run.
+    Every recorded call adds to the run's total with it (a stage's calls that come
+    back together, once for all of them).
     """
     alias = router.db_for_write(Debate)
     connection = connections[alias]
@@ -215,7 +216,7 @@ def _replace_unanswered(*, debate_id: int, request_hash: str, fields: dict) -> L
             **{**fields, **{name: F(name) + fields[name] for name in _SUMMED}}
         )
         if replaced:
-            Debate.objects.filter(pk=debate_id).update(cost_usd=F("cost_usd") + fields["cost_usd"])
+            _add_to_running_cost(debate_id, fields["cost_usd"])
     return row.get()
 
 
