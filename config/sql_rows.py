@@ -24,7 +24,16 @@ from django.db import connections, router
 from django.db.models import Field, Model
 from django.db.models.signals import post_save, pre_save
 
-__all__ = ["columns", "convert", "from_row", "insert", "insert_all", "quote_for", "row_by_pk"]
+__all__ = [
+    "columns",
+    "convert",
+    "from_row",
+    "insert",
+    "insert_all",
+    "quote_for",
+    "row_by_pk",
+    "update_by_pks",
+]
 
 # Parameters one statement may carry on every supported database (SQLite's old
 # default limit was 999).
@@ -195,3 +204,40 @@ def insert_all(instances: Sequence[Model], *, set_pks: bool = False) -> None:
     for instance in instances:
         instance._state.adding = False
         instance._state.db = alias
+
+
+@cache
+def _update_sql(model: type[Model], alias: str, vendor: str, names: tuple[str, ...]) -> str:
+    """``UPDATE table SET a = %s, b = %s WHERE pk IN `` (the key list is appended)."""
+    quote = quote_for(alias)
+    meta = model._meta
+    sets = ", ".join(f"{quote(meta.get_field(name).column)} = %s" for name in names)
+    return f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} IN "
+
+
+def update_by_pks(model: type[Model], pks: Sequence[Any], **values: Any) -> int:
+    """``model.objects.filter(pk__in=pks).update(**values)``, its statement written once.
+
+    Plain values only (no ``F()`` or other expressions), each through its field's
+    ``get_db_prep_save`` as the ORM's update does; as with ``update()``, no
+    ``pre_save`` (no ``auto_now``) and no signals. The number of rows changed.
+    """
+    if not pks:
+        return 0
+    alias = router.db_for_write(model)
+    connection = connections[alias]
+    names = tuple(sorted(values))
+    fields = [model._meta.get_field(name) for name in names]
+    params = [
+        field.get_db_prep_save(values[name], connection)
+        for name, field in zip(names, fields, strict=True)
+    ]
+    sql = _update_sql(model, alias, connection.vendor, names)
+    changed = 0
+    step = _MAX_PARAMS - len(params)
+    with connection.cursor() as cursor:
+        for start in range(0, len(pks), step):
+            chunk = list(pks[start : start + step])
+            cursor.execute(sql + "(" + ", ".join(["%s"] * len(chunk)) + ")", params + chunk)
+            changed += cursor.rowcount
+    return changed

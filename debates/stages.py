@@ -25,10 +25,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from django.db.models import OuterRef, Subquery
-
 from argumentation.attack_types import MismatchCode, attack_mismatch
-from config.sql_rows import insert_all
+from config.sql_rows import insert_all, update_by_pks
 from debates import events
 from debates.budget import expected_output_tokens
 from debates.graph import counted_arguments, counted_attacks, grounded_labels, snapshot
@@ -42,7 +40,7 @@ from debates.models import (
     StageName,
     TargetComponent,
 )
-from debates.payloads import argument_payload, attack_payload, validation_payload
+from debates.payloads import argument_payload, attack_view_payload, validation_payload
 from debates.prompts import arguments_prompt, attacks_prompt, decompose_prompt, validation_prompt
 from debates.schemas import (
     MAX_ARGUMENTS,
@@ -53,6 +51,7 @@ from debates.schemas import (
     PersonaAttacks,
     TopicDecomposition,
 )
+from debates.stage_writes import link_counters, save_outcomes
 from debates.state import (
     ArgumentView,
     AttackView,
@@ -327,15 +326,16 @@ class Attacks:
     def commit(
         self, *, debate: Debate, state: DebateState, round: int, results: Sequence[CallResult]
     ) -> StageOutcome:
+        # The state holds each argument's row id: the attacks point at their
+        # targets by id, no argument row is read.
         targets = {a.key: a for a in counted_arguments(state, up_to_round=round - 1)}
-        rows = {a.key: a for a in DebateArgument.objects.filter(debate=debate, key__in=targets)}
         number = _next_key_number(state)
         personas = _personas(state)
         proposed: list[Attack] = []
-        dropped: list[Attack] = []
         counter_arguments: list[DebateArgument] = []
         attacks: list[Attack] = []
         assumptions: list[list[str]] = []
+        to_keys: list[str | None] = []
         for result in results:
             if not result.ok:
                 continue
@@ -366,7 +366,7 @@ class Attacks:
                         debate=debate,
                         round=round,
                         speaker=persona,
-                        to_argument=rows.get(key) if target is not None else None,
+                        to_argument_id=target.id if target is not None else None,
                         target_key=key[:40],
                         type=draft.type,
                         target_component=draft.target_component,
@@ -381,12 +381,12 @@ class Attacks:
                     )
                 )
                 assumptions.append(_clean(draft.assumptions))
+                to_keys.append(target.key if target is not None else None)
         # Three queries whatever the number of attacks: the attacks, their
         # counter-arguments, then the links back from attacks to counters.
         insert_all(attacks, set_pks=True)
         for attack, attack_assumptions in zip(attacks, assumptions, strict=True):
             if attack.status == AttackStatus.DROPPED:
-                dropped.append(attack)
                 continue
             counter_arguments.append(
                 DebateArgument(
@@ -410,19 +410,28 @@ class Attacks:
         # One UPDATE whose size does not grow with the attacks: each attack's
         # counter is the argument created from it. bulk_update's CASE WHEN per
         # row cost more to build than anything else the stage writes.
-        Attack.objects.filter(pk__in=[a.pk for a in proposed]).update(
-            from_argument=Subquery(
-                DebateArgument.objects.filter(origin_attack=OuterRef("pk")).values("pk")[:1]
+        link_counters([a.pk for a in proposed])
+        views = [
+            attack_view(
+                a,
+                speaker=a.speaker.name,
+                from_key=a.from_argument.key if a.from_argument_id else None,
+                to_key=to_key,
             )
-        )
+            for a, to_key in zip(attacks, to_keys, strict=True)
+        ]
         failures = _failures(results, state)
         engine_events.record_event(
             debate=debate,
             type=events.ATTACKS_GENERATED,
             payload={
                 "round": round,
-                "attacks": [attack_payload(a) for a in proposed],
-                "dropped": [attack_payload(a) for a in dropped],
+                "attacks": [
+                    attack_view_payload(v) for v in views if v.status != AttackStatus.DROPPED
+                ],
+                "dropped": [
+                    attack_view_payload(v) for v in views if v.status == AttackStatus.DROPPED
+                ],
                 "arguments": [argument_payload(a) for a in counter_arguments],
                 "failures": failures,
             },
@@ -434,15 +443,7 @@ class Attacks:
         after = with_new_rows(
             state,
             arguments=[argument_view(a, speaker=a.speaker.name) for a in counter_arguments],
-            attacks=[
-                attack_view(
-                    a,
-                    speaker=a.speaker.name,
-                    from_key=a.from_argument.key if a.from_argument_id else None,
-                    to_key=a.to_argument.key if a.to_argument_id else None,
-                )
-                for a in attacks
-            ],
+            attacks=views,
         )
         return StageOutcome(after=after, stop=stop)
 
@@ -462,20 +463,6 @@ def pending_attacks(state: DebateState, round: int) -> list[tuple[str, AttackVie
     """The attacks of ``round`` waiting for a verdict, keyed T1, T2... as the validation asks."""
     attacks = [a for a in state.attacks if a.round == round and a.status == AttackStatus.PENDING]
     return [(f"T{i}", attack) for i, attack in enumerate(attacks, start=1)]
-
-
-def _save_outcomes(attacks: Sequence[AttackView]) -> None:
-    """Store each attack's status and drop reason: one UPDATE per distinct outcome.
-
-    A round's attacks end in a handful of outcomes (valid, invalid, duplicate,
-    dropped for a reason), so this is a few small queries where bulk_update
-    built a CASE WHEN per attack and field, the stage's largest own cost.
-    """
-    by_outcome: dict[tuple[str, str], list[int]] = {}
-    for attack in attacks:
-        by_outcome.setdefault((attack.status, attack.drop_reason), []).append(attack.id)
-    for (status, drop_reason), ids in by_outcome.items():
-        Attack.objects.filter(pk__in=ids).update(status=status, drop_reason=drop_reason)
 
 
 def _dedupe_key(attack: Attack | AttackView) -> tuple:
@@ -567,7 +554,7 @@ class Validation:
         ]
         new_valid = sum(a.status == AttackStatus.VALID for a, _ in judged)
         insert_all([v for _, v in judged if v is not None], set_pks=True)
-        _save_outcomes([a for a, _ in judged])
+        save_outcomes([a for a, _ in judged])
         engine_events.record_event(
             debate=debate,
             type=events.VALIDATION_COMPLETE,
@@ -578,7 +565,7 @@ class Validation:
                 "validation_failed": failed,
             },
         )
-        Debate.objects.filter(pk=debate.pk).update(rounds_completed=round)
+        update_by_pks(Debate, [debate.pk], rounds_completed=round)
         debate.rounds_completed = round
         after = with_outcomes(state, {a.id: (a.status, a.drop_reason) for a, _ in judged})
         update = _graph_update(debate, after, round)

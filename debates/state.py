@@ -42,6 +42,7 @@ class PersonaView:
 
 @dataclass(frozen=True, slots=True)
 class ArgumentView:
+    id: int
     key: str
     speaker_id: int
     speaker: str
@@ -99,6 +100,7 @@ class DebateState:
 def argument_view(row: DebateArgument, *, speaker: str) -> ArgumentView:
     """The view ``load_state`` would read back for a row this transaction just wrote."""
     return ArgumentView(
+        id=row.pk,
         key=row.key,
         speaker_id=row.speaker_id,
         speaker=speaker,
@@ -182,6 +184,7 @@ def load_state(debate: Debate) -> DebateState:
     # cost more than the queries themselves.
     arguments = tuple(
         ArgumentView(
+            id=a["id"],
             key=a["key"],
             speaker_id=a["speaker_id"],
             speaker=a["speaker__name"],
@@ -196,6 +199,7 @@ def load_state(debate: Debate) -> DebateState:
         for a in DebateArgument.objects.filter(debate=debate)
         .order_by("id")
         .values(
+            "id",
             "key",
             "speaker_id",
             "speaker__name",
@@ -267,7 +271,7 @@ def load_state(debate: Debate) -> DebateState:
 _UNHASHED = {
     "DebateState": {"debate_id"},
     "AttackView": {"id"},
-    "ArgumentView": {"origin_attack_id"},
+    "ArgumentView": {"id", "origin_attack_id"},
 }
 
 

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from config.sql_rows import insert_all
+from config.sql_rows import insert_all, update_by_pks
 from debates.models import Attack, DebateArgument
 from engine.ledger import _add_to_running_cost
 from engine.models import Debate, LLMCall, Persona
@@ -94,3 +94,29 @@ def test_it_sets_the_keys_the_database_gave_in_order_and_lends_them_on() -> None
     assert [a.pk for a in arguments] == [stored["A0"], stored["A1"], stored["A2"]]
     assert Attack.objects.get(pk=attack.pk).from_argument_id == stored["A2"]
     assert all(not a._state.adding for a in arguments)
+
+
+def test_it_updates_what_the_orms_update_updates() -> None:
+    ours, theirs = make_debate(), make_debate()
+    values = {"claims": ["Cars", "Ciudades \u00e9"], "rounds_completed": 3, "stop_code": "x"}
+    with CaptureQueriesContext(connection) as queries:
+        assert update_by_pks(Debate, [ours.pk], **values) == 1
+    assert len(queries.captured_queries) == 1
+    assert queries.captured_queries[0]["sql"].startswith('UPDATE "debates_debate" SET')
+    Debate.objects.filter(pk=theirs.pk).update(**values)
+    ours.refresh_from_db()
+    theirs.refresh_from_db()
+    assert {n: getattr(ours, n) for n in values} == {n: getattr(theirs, n) for n in values}
+    assert ours.claims == ["Cars", "Ciudades \u00e9"]
+
+
+def test_it_updates_only_the_given_rows_and_more_than_a_statement_carries() -> None:
+    debate = make_debate()
+    insert_all(_calls(debate, "upd-", 950))
+    ids = sorted(LLMCall.objects.filter(debate=debate).values_list("pk", flat=True))
+    with CaptureQueriesContext(connection) as queries:
+        assert update_by_pks(LLMCall, [], status="failed") == 0
+    assert queries.captured_queries == []
+    assert update_by_pks(LLMCall, ids[:-1], status="failed") == 949
+    assert LLMCall.objects.filter(debate=debate, status="failed").count() == 949
+    assert LLMCall.objects.get(pk=ids[-1]).status == "ok"

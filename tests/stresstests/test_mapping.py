@@ -30,6 +30,7 @@ FULL = {
 def _view(elements) -> ArgumentView:
     shape = as_argument(elements)
     return ArgumentView(
+        id=1,
         key="A1",
         speaker_id=1,
         speaker="Student",

@@ -1,0 +1,88 @@
+"""A graph debate stage's updates, written once, change what the ORM's would."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from debates.models import Attack, AttackStatus, DebateArgument
+from debates.stage_writes import link_counters, save_outcomes
+from debates.state import load_state
+from engine.models import Persona
+from tests.debates.factories import make_debate
+
+pytestmark = pytest.mark.django_db
+
+
+def _attack(debate, persona, target, position: int) -> Attack:
+    return Attack.objects.create(
+        debate=debate,
+        speaker=persona,
+        to_argument=target,
+        round=1,
+        target_key=target.key,
+        type="rebut",
+        counter_proposition=f"not so {position}",
+        confidence=0.5,
+        position=position,
+    )
+
+
+def _rows():
+    debate = make_debate()
+    persona = Persona.objects.filter(debates=debate).first()
+    target = DebateArgument.objects.create(
+        debate=debate, key="A1", speaker=persona, claim="claim", round=0
+    )
+    attacks = [_attack(debate, persona, target, i) for i in range(3)]
+    counters = [
+        DebateArgument.objects.create(
+            debate=debate,
+            key=f"A{i + 2}",
+            speaker=persona,
+            claim=f"counter {i}",
+            round=1,
+            origin="attack",
+            origin_attack=attack,
+        )
+        for i, attack in enumerate(attacks[:2])
+    ]
+    return debate, attacks, counters
+
+
+def test_it_links_each_given_attack_to_the_argument_made_from_it() -> None:
+    debate, attacks, counters = _rows()
+    with CaptureQueriesContext(connection) as queries:
+        link_counters([attacks[0].pk, attacks[2].pk])
+    assert len(queries.captured_queries) == 1
+    linked = dict(Attack.objects.filter(debate=debate).values_list("pk", "from_argument_id"))
+    # The third attack has no counter: none; the second was not asked for: untouched.
+    assert linked == {attacks[0].pk: counters[0].pk, attacks[1].pk: None, attacks[2].pk: None}
+    link_counters([])
+
+
+def test_it_saves_each_outcome_in_one_statement_per_outcome() -> None:
+    debate, attacks, _ = _rows()
+    views = {view.id: view for view in load_state(debate).attacks}
+    judged = [
+        replace(views[attacks[0].pk], status=AttackStatus.VALID),
+        replace(views[attacks[1].pk], status=AttackStatus.DROPPED, drop_reason="x"),
+        replace(views[attacks[2].pk], status=AttackStatus.VALID),
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        save_outcomes(judged)
+    assert len(queries.captured_queries) == 2
+    stored = {
+        pk: (status, reason)
+        for pk, status, reason in Attack.objects.filter(debate=debate).values_list(
+            "pk", "status", "drop_reason"
+        )
+    }
+    assert stored == {
+        attacks[0].pk: ("valid", ""),
+        attacks[1].pk: ("dropped", "x"),
+        attacks[2].pk: ("valid", ""),
+    }
