@@ -2,11 +2,19 @@
 
 It runs the inquiry format on the shared engine in this process against a
 scripted model (inquiries/demo_script.py: words written for the demo, read
-off the real prompts) served over loopback by the same fake server the tests use,
-so the registry, the Sanad grades, the gates (one agent states a free fact
-and is sent back), the stop check, the audit chain and the final output are
-all computed by the product's own code. Only the agents' words are scripted.
-Idempotent: an existing demo inquiry is left as it is.
+off the real prompts) served over loopback by the demo's own endpoint
+(inquiries/demo_server.py), so the registry, the Sanad grades, the gates (one
+agent states a free fact and is sent back), the stop check, the audit chain
+and the final output are all computed by the product's own code. Only the
+agents' words are scripted. Idempotent: an existing demo inquiry is left as it is.
+
+Why it runs here rather than loading a recorded fixture, as the demo debate and
+tournament do: an inquiry's claims, calculations and retrieved evidence name
+the case file's spans and sources by their database ids (``S3.1``,
+``SRC-3``), and the audit chain hashes states that hold those ids. The demo
+case file gets whatever ids this site gives it, so a recording made elsewhere
+would cite spans that are not there, or need its ids rewritten under hashes
+no state of this site ever had. Run here, every id and hash is this site's.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from django.contrib.auth import get_user_model
 from casefiles.demo import load_demo_case_file
 from engine.models import Debate
 from inquiries.demo_script import DemoInquiryScript
+from inquiries.demo_server import ScriptedModelServer
 
 __all__ = ["DEMO_QUESTION", "QUIET_LOGGERS", "load_demo_inquiry"]
 
@@ -48,12 +57,7 @@ def _quiet_model_calls():
 
 @contextmanager
 def _scripted_model():
-    from tests.fakes.anthropic_server import FakeAnthropicServer
-    from tests.fakes.anthropic_wire import Reply
-
-    script = DemoInquiryScript()
-    server = FakeAnthropicServer().start()
-    server.responder = lambda body: Reply.json(script(body))
+    server = ScriptedModelServer(DemoInquiryScript()).start()
     saved = {k: os.environ.get(k) for k in ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY")}
     os.environ["ANTHROPIC_BASE_URL"] = server.base_url
     os.environ["ANTHROPIC_API_KEY"] = "sk-ant-demo-scripted"

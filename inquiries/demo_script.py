@@ -1,9 +1,9 @@
 """What the demo inquiry's agents say: words written for the demo, read off the real prompts.
 
-The demo (inquiries/demo.py) runs the real pipeline against this script served
-in-process over loopback. Each reply is written for its agent, node and round,
-and makes one point from the demo readings (casefiles/demo.py), citing what it
-relies on. Span, source and claim ids are not written here: they are found in
+The demo (inquiries/demo.py) runs the real pipeline against this script, served
+in-process over loopback by the demo's own endpoint (inquiries/demo_server.py).
+Each reply is written for its agent, node and round, and makes one point from
+the demo readings (casefiles/demo.py), citing what it relies on. Span, source and claim ids are not written here: they are found in
 the prompt by the words of the passage or claim (the registry numbers them), so
 the chains, grades, gates and stop rule are the product's own. No Django.
 
@@ -21,10 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# How a request body reads (schema title, system, last user text), as the tests' fake does.
-from tests.fakes.inquiry_model import _text as request_texts
-
-__all__ = ["DemoInquiryScript"]
+__all__ = ["DemoInquiryScript", "request_texts"]
 
 _ROLE = re.compile(r"^ROLE: (\w+)", re.MULTILINE)
 _NODE = re.compile(r"^NODE: (\w+) ROUND: (\d+)", re.MULTILINE)
@@ -33,6 +30,21 @@ _CLAIM = re.compile(r"^- (C-\d+) \(grade [A-D]\): (.*)$", re.MULTILINE)
 _ORIGIN = re.compile(r"^- (SRC-\d+): .*; reports from (SRC-\d+)\)$", re.MULTILINE)
 _CALC = re.compile(r"^- (K-\d+): ", re.MULTILINE)
 REJECTED = "YOUR PREVIOUS ANSWER WAS REJECTED"
+
+
+def _plain(content: Any) -> str:
+    """A prompt part as text, whether sent as a string or as content blocks."""
+    if isinstance(content, str):
+        return content
+    return "".join(block.get("text", "") for block in content)
+
+
+def request_texts(body: dict[str, Any]) -> tuple[str, str, str]:
+    """How a Messages API request reads: the output schema's title, the system
+    prompt and the last message's text."""
+    schema = ((body.get("output_config") or {}).get("format") or {}).get("schema") or {}
+    last = (body.get("messages") or [{}])[-1].get("content", "")
+    return schema.get("title", ""), _plain(body.get("system") or ""), _plain(last)
 
 
 class _Case:
