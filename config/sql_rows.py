@@ -32,6 +32,8 @@ __all__ = [
     "insert_all",
     "quote_for",
     "row_by_pk",
+    "rows_by_pks",
+    "save_row",
     "update_by_pks",
 ]
 
@@ -64,15 +66,23 @@ def from_row(model: type[Model], alias: str, values: Any) -> Model:
 
 
 @cache
-def _by_pk_sql(model: type[Model], alias: str, vendor: str, for_update: bool) -> str:
+def _select_where_pk(model: type[Model], alias: str, vendor: str) -> str:
+    """``SELECT <every column> FROM table WHERE pk`` (the comparison is appended)."""
     quote = quote_for(alias)
     meta = model._meta
-    # SQLite has no row locks: its transactions here begin IMMEDIATE, which locks the file.
-    lock = for_update and connections[alias].features.has_select_for_update
     return (
-        f"SELECT {columns(model, alias)} FROM {quote(meta.db_table)} "
-        f"WHERE {quote(meta.pk.column)} = %s" + (" FOR UPDATE" if lock else "")
+        f"SELECT {columns(model, alias)} FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)}"
     )
+
+
+def _lock(alias: str, for_update: bool) -> str:
+    # SQLite has no row locks: its transactions here begin IMMEDIATE, which locks the file.
+    return " FOR UPDATE" if for_update and connections[alias].features.has_select_for_update else ""
+
+
+@cache
+def _by_pk_sql(model: type[Model], alias: str, vendor: str, for_update: bool) -> str:
+    return _select_where_pk(model, alias, vendor) + " = %s" + _lock(alias, for_update)
 
 
 def row_by_pk(model: type[Model], pk: Any, *, for_update: bool = False) -> Model | None:
@@ -83,6 +93,24 @@ def row_by_pk(model: type[Model], pk: Any, *, for_update: bool = False) -> Model
         cursor.execute(_by_pk_sql(model, alias, connection.vendor, for_update), [pk])
         row = cursor.fetchone()
     return None if row is None else from_row(model, alias, row)
+
+
+def rows_by_pks(model: type[Model], pks: Sequence[Any], *, for_update: bool = False) -> dict:
+    """``model.objects[.select_for_update()].in_bulk(pks)``, its statement written once."""
+    alias = router.db_for_write(model) if for_update else router.db_for_read(model)
+    connection = connections[alias]
+    sql, lock = _select_where_pk(model, alias, connection.vendor) + " IN ", _lock(alias, for_update)
+    rows: dict[Any, Model] = {}
+    keys = list(dict.fromkeys(pks))
+    with connection.cursor() as cursor:
+        for start in range(0, len(keys), _MAX_PARAMS):
+            chunk = keys[start : start + _MAX_PARAMS]
+            placeholders = "(" + ", ".join(["%s"] * len(chunk)) + ")"
+            cursor.execute(sql + placeholders + lock, chunk)
+            for row in cursor.fetchall():
+                instance = from_row(model, alias, row)
+                rows[instance.pk] = instance
+    return rows
 
 
 def convert(model: type[Model], alias: str, fields: Sequence[Field], values: Any) -> list:
@@ -241,3 +269,52 @@ def update_by_pks(model: type[Model], pks: Sequence[Any], **values: Any) -> int:
             cursor.execute(sql + "(" + ", ".join(["%s"] * len(chunk)) + ")", params + chunk)
             changed += cursor.rowcount
     return changed
+
+
+@cache
+def _save_plan(model: type[Model], alias: str, vendor: str) -> tuple[str, tuple[Field, ...]]:
+    """The UPDATE of every column of one row by key, and the fields its values are for."""
+    quote = quote_for(alias)
+    meta = model._meta
+    fields = tuple(f for f in meta.concrete_fields if not f.primary_key)
+    sets = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    sql = f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s"
+    return sql, fields
+
+
+def save_row(instance: Model) -> Model:
+    """``instance.save()`` for a row that exists, in one statement written once.
+
+    Every column written, as ``save()`` writes them (each field's ``pre_save``:
+    ``auto_now`` and the like), with the same ``pre_save`` / ``post_save``
+    signals when anything listens. A row that is not there goes to ``save()``,
+    which inserts it, as it would have.
+    """
+    model = type(instance)
+    alias = router.db_for_write(model, instance=instance)
+    connection = connections[alias]
+    instance._prepare_related_fields_for_save(operation_name="save")  # as save() does
+    if pre_save.has_listeners(model):
+        pre_save.send(sender=model, instance=instance, raw=False, using=alias, update_fields=None)
+    sql, fields = _save_plan(model, alias, connection.vendor)
+    params = [
+        field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, instance.pk])
+        updated = cursor.rowcount
+    if not updated:
+        instance.save(using=alias)
+        return instance
+    instance._state.adding = False
+    instance._state.db = alias
+    if post_save.has_listeners(model):
+        post_save.send(
+            sender=model,
+            instance=instance,
+            created=False,
+            update_fields=None,
+            raw=False,
+            using=alias,
+        )
+    return instance

@@ -12,7 +12,7 @@ import dataclasses
 from decimal import Decimal
 from typing import Any
 
-from config.sql_rows import insert_all
+from config.sql_rows import insert_all, rows_by_pks, save_row
 from engine import events
 from engine.calls import CallResult, CallSpec
 from engine.models import Debate, LLMCall
@@ -197,7 +197,7 @@ def save_turns(
     _, r = split_round(code)
     ledger = ledger_rows(debate, results)
     grouped = by_match(results, match_ids)
-    matches = Match.objects.select_for_update().in_bulk(list(grouped))
+    matches = rows_by_pks(Match, list(grouped), for_update=True)  # statements written once
     turns: list[Turn] = []
     saved: list[Match] = []
     for match_id, sides in grouped.items():
@@ -225,7 +225,7 @@ def save_turns(
                 )
         for model, res in failed.items():
             forfeit(match, model=model, error=res.error, stage=stage)
-        match.save()
+        save_row(match)
         saved.append(match)
         answered = [model for model, res in sides.items() if res.ok]
         events.record_event(

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from config.sql_rows import insert_all, update_by_pks
+from config.sql_rows import insert_all, rows_by_pks, save_row, update_by_pks
 from debates.models import Attack, DebateArgument
 from engine.ledger import _add_to_running_cost
 from engine.models import Debate, LLMCall, Persona
@@ -120,3 +120,51 @@ def test_it_updates_only_the_given_rows_and_more_than_a_statement_carries() -> N
     assert update_by_pks(LLMCall, ids[:-1], status="failed") == 949
     assert LLMCall.objects.filter(debate=debate, status="failed").count() == 949
     assert LLMCall.objects.get(pk=ids[-1]).status == "ok"
+
+
+def test_it_reads_rows_by_key_as_in_bulk_does() -> None:
+    debates = [make_debate(topic=f"Topic {i} \u00e9") for i in range(3)]
+    keys = [debates[2].pk, debates[0].pk, debates[2].pk, 10**9]
+    ours = rows_by_pks(Debate, keys, for_update=True)
+    theirs = Debate.objects.in_bulk(keys)
+    assert ours.keys() == theirs.keys() == {debates[0].pk, debates[2].pk}
+    for pk, row in ours.items():
+        assert {f.attname: getattr(row, f.attname) for f in Debate._meta.concrete_fields} == {
+            f.attname: getattr(theirs[pk], f.attname) for f in Debate._meta.concrete_fields
+        }
+    with CaptureQueriesContext(connection) as queries:
+        assert rows_by_pks(Debate, []) == {}
+    assert queries.captured_queries == []
+
+
+def test_it_saves_a_row_as_save_does() -> None:
+    ours, theirs = make_debate(), make_debate()
+    for debate in (ours, theirs):
+        debate.claims = ["Claim \u00e9", "Other"]
+        debate.cost_usd = Decimal("0.123456")
+        debate.stop_params = {"round": 2}
+        debate.rounds_completed = 2
+    before = ours.updated_at
+    with CaptureQueriesContext(connection) as queries:
+        save_row(ours)
+    assert len(queries.captured_queries) == 1
+    assert queries.captured_queries[0]["sql"].startswith('UPDATE "debates_debate" SET')
+    theirs.save()
+    stored = {d.pk: d for d in Debate.objects.filter(pk__in=[ours.pk, theirs.pk])}
+    compared = [
+        f.attname
+        for f in Debate._meta.concrete_fields
+        if f.attname not in ("id", "created_at", "updated_at")
+    ]
+    assert {n: getattr(stored[ours.pk], n) for n in compared} == {
+        n: getattr(stored[theirs.pk], n) for n in compared
+    }
+    assert stored[ours.pk].updated_at > before  # auto_now, as save() sets it
+
+
+def test_it_inserts_a_row_that_is_not_there_as_save_does() -> None:
+    gone = make_debate()
+    pk = gone.pk
+    Debate.objects.filter(pk=pk).delete()
+    save_row(gone)
+    assert Debate.objects.filter(pk=pk).exists()
