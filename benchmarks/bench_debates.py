@@ -160,22 +160,34 @@ def _single_debate(runs: int) -> dict:
 
 
 def _transport_floor(runs: int) -> float:
-    """Median time of the same fan-out (1, P, then P and 1 per round) with the SDK alone.
+    """The debate's fan-out (1, P, then P and 1 per round) with the SDK alone."""
+    from debates.schemas import TopicDecomposition
+
+    return transport_floor(
+        [1, PERSONAS] + [PERSONAS, 1] * ROUNDS,
+        runs,
+        output_model=TopicDecomposition,
+        system="You are the moderator of a structured debate.",
+        content="Debate topic: t",
+    )
+
+
+def transport_floor(
+    fan_out: Sequence[int], runs: int, *, output_model: type, system: str, content: str
+) -> float:
+    """Median time of a run's fan-out (calls at once, stage after stage) with the SDK alone.
 
     No database, no prompts, no ledger: what the model's latency plus the SDK,
     HTTP and the fake server cost on this machine right now. The gap between
-    a debate's wall time and this floor is the product's own overhead.
+    a run's wall time and this floor is the product's own overhead.
     """
     import asyncio
 
     from django.conf import settings
 
-    from debates.schemas import TopicDecomposition
     from llm import acall_structured, make_async_client
 
-    fan_out = [1, PERSONAS] + [PERSONAS, 1] * ROUNDS
-
-    async def one_debate(client, run: int) -> float:
+    async def one_run(client, run: int) -> float:
         started = time.perf_counter()
         for stage, width in enumerate(fan_out):
             await asyncio.gather(
@@ -183,9 +195,9 @@ def _transport_floor(runs: int) -> float:
                     acall_structured(
                         client=client,
                         model=settings.CHEAP_MODEL,
-                        system="You are the moderator of a structured debate.",
-                        messages=[{"role": "user", "content": f"Debate topic: t{run}.{stage}.{i}"}],
-                        output_model=TopicDecomposition,
+                        system=system,
+                        messages=[{"role": "user", "content": f"{content}{run}.{stage}.{i}"}],
+                        output_model=output_model,
                         max_tokens=600,
                         prices=settings.LLM_PRICES,
                     )
@@ -197,7 +209,7 @@ def _transport_floor(runs: int) -> float:
     async def measure() -> list[float]:
         client = make_async_client(timeout=30, max_retries=0)
         try:
-            return [await one_debate(client, run) for run in range(runs + 1)][1:]
+            return [await one_run(client, run) for run in range(runs + 1)][1:]
         finally:
             await client.close()
 

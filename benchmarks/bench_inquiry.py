@@ -9,7 +9,9 @@ runs inquiries on the shared engine in process.
 Reported: the number of model calls per round, and the wall time against the
 critical path — the stages that ask the model, each at least one 200 ms
 call deep (the code nodes: retrieval, stop check, Muḥāsabah, finalize, make
-no call) — target ratio <= 1.15. One warm-up inquiry is not counted.
+no call) — target ratio <= 1.15; and against the transport floor: the same
+calls, stage after stage, made with the SDK alone against the same fake server
+(goal <= 1.05x, reported). One warm-up inquiry is not counted.
 """
 
 from __future__ import annotations
@@ -25,13 +27,14 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.bench_debates import FAKE_KEY, ROOT, _start_fake_server, _stop
+from benchmarks.bench_debates import FAKE_KEY, ROOT, _start_fake_server, _stop, transport_floor
 
 __all__ = ["main"]
 
 LATENCY_MS = 200
 ROUNDS = 3
 RATIO_TARGET = 1.15
+FLOOR_GOAL = 1.05  # reported, not failed
 
 
 def _child(runs: int) -> dict:
@@ -80,7 +83,22 @@ def _child(runs: int) -> dict:
                 "rounds": debate.rounds_completed,
             }
         )
-    return {"runs": measured}
+    # The same calls, stage after stage, with the SDK and the fake server alone.
+    fan_out = list(
+        StageRun.objects.filter(debate=debate, calls__gt=0)
+        .order_by("id")
+        .values_list("calls", flat=True)
+    )
+    from inquiries.schemas import AgentReply
+
+    floor = transport_floor(
+        fan_out,
+        runs,
+        output_model=AgentReply,
+        system="ROLE: advocate",
+        content="NODE: advocate_opening ROUND: 1 ",
+    )
+    return {"runs": measured, "floor_s": floor}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -137,6 +155,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         r["wall_s"] / (r["depth"] * LATENCY_MS / 1000) for r in result["runs"]
     )
     print(f"  median ratio {median:.3f} -> {'OK' if ok else 'MISS'}")
+    floor = result["floor_s"]
+    wall = statistics.median(r["wall_s"] for r in result["runs"])
+    stages = statistics.median(r["depth"] for r in result["runs"])
+    print(
+        f"  transport floor (same calls stage after stage, SDK + fake server only): {floor:.3f} s; "
+        f"median wall {wall:.3f} s = {wall / floor:.3f}x the floor (goal <= {FLOOR_GOAL}); "
+        f"the inquiry's own overhead {(wall - floor) * 1000:.0f} ms in all, "
+        f"{(wall - floor) * 1000 / stages:.0f} ms a stage that calls the model"
+    )
     return 0 if ok else 1
 
 
