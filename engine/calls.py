@@ -20,7 +20,6 @@ import hashlib
 import os
 import threading
 import time
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -414,13 +413,15 @@ def thread_runner(*, timeout: float, max_retries: int) -> CallRunner:
         os.environ.get("ANTHROPIC_BASE_URL", ""),
         os.environ.get("ANTHROPIC_API_KEY", ""),
     )
+    _close_runners_of_ended_threads()
     cached = getattr(_local, "runner", None)
     if cached is not None and _local.key == key:
         return cached
     close_thread_runner()
     _local.runner = CallRunner(timeout=timeout, max_retries=max_retries)
     _local.key = key
-    _open_runners.add(_local.runner)
+    with _open_lock:
+        _open_runners[threading.current_thread()] = _local.runner
     return _local.runner
 
 
@@ -428,20 +429,38 @@ def close_thread_runner() -> None:
     """Close this thread's runner (a thread that ends should call this)."""
     runner = getattr(_local, "runner", None)
     if runner is not None:
+        with _open_lock:
+            _open_runners.pop(threading.current_thread(), None)
         runner.close()
         _local.runner = None
 
 
-# Runners of threads that live as long as the process (the main thread of a Celery
-# worker, a command or a test process; the background pool's daemon threads) are never
-# closed by their threads: close their model clients as the process ends, or aiohttp
-# reports each session and its kept-alive connections unclosed.
-_open_runners: weakref.WeakSet[CallRunner] = weakref.WeakSet()
+# Every runner not yet closed, by its thread, held strongly. A thread that ends without
+# close_thread_runner() (a helper thread that runs a debate and forgets it) drops its
+# thread-local runner unclosed: the garbage collector later frees its client, and aiohttp
+# reports the session and its kept-alive connections unclosed. Held here, such a runner is
+# closed from another thread once its own has ended (its loop is not running then): when
+# the next runner is handed out, or as the process ends. Runners of threads that live as
+# long as the process (the main thread of a Celery worker, a command or a test process;
+# the background pool's daemon threads) are closed as the process ends.
+_open_runners: dict[threading.Thread, CallRunner] = {}
+_open_lock = threading.Lock()
+
+
+def _close_runners_of_ended_threads() -> None:
+    with _open_lock:
+        ended = [thread for thread in _open_runners if not thread.is_alive()]
+        runners = [_open_runners.pop(thread) for thread in ended]
+    for runner in runners:
+        runner.close()
 
 
 @atexit.register
 def _close_open_runners() -> None:
-    for runner in list(_open_runners):
+    with _open_lock:
+        runners = list(_open_runners.values())
+        _open_runners.clear()
+    for runner in runners:
         # A runner whose thread is running its loop right now is left be.
         with contextlib.suppress(RuntimeError):
             runner.close()
