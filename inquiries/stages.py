@@ -28,6 +28,7 @@ from django.utils.translation import gettext_noop
 from argumentation.sanad import Grade
 from casefiles.models import Span, parse_span_key
 from casefiles.retrieval import retrieve_spans
+from config.sql_rows import insert, insert_all, row_by_pk
 from engine import events
 from engine.calls import CallResult, CallSpec
 from engine.models import Debate, StopReason
@@ -184,7 +185,7 @@ class AgentNode:
     def commit(
         self, *, debate: Debate, state: InquiryState, round: int, results: Sequence[CallResult]
     ) -> StageOutcome:
-        inquiry = Inquiry.objects.get(pk=debate.pk)
+        inquiry = row_by_pk(Inquiry, debate.pk)
         spans, texts = cited_span_maps(
             inquiry.case_file_id, cited_span_keys([r.parsed for r in results if r.ok])
         )
@@ -204,15 +205,17 @@ class AgentNode:
                 violations = [
                     ("UNUSABLE_REPLY", "The reply could not be read as the asked-for answer.")
                 ]
-                output = AgentOutput.objects.create(
-                    inquiry=inquiry,
-                    round=round,
-                    node=self.node,
-                    agent=agent,
-                    attempt=attempt,
-                    content="",
-                    output_id=output_id,
-                    dropped=self.resend,
+                output = insert(
+                    AgentOutput(
+                        inquiry=inquiry,
+                        round=round,
+                        node=self.node,
+                        agent=agent,
+                        attempt=attempt,
+                        content="",
+                        output_id=output_id,
+                        dropped=self.resend,
+                    )
                 )
                 self._violations(inquiry, output, violations)
                 written.append((output, violations))
@@ -231,43 +234,49 @@ class AgentNode:
             record = None
             if processed.record is not None:
                 record = processed.record.model_copy(update={"timestamp": timezone.now()})
-            output = AgentOutput.objects.create(
-                inquiry=inquiry,
-                round=round,
-                node=self.node,
-                agent=agent,
-                attempt=attempt,
-                content=processed.content,
-                position=processed.position,
-                claim_refs=processed.claim_refs,
-                evidence_requests=processed.evidence_requests,
-                record=record.model_dump(mode="json") if record is not None else None,
-                confidence=record.confidence if record is not None else None,
-                accepted=processed.accepted,
-                dropped=self.resend and not processed.accepted,
-                output_id=output_id,
+            output = insert(
+                AgentOutput(
+                    inquiry=inquiry,
+                    round=round,
+                    node=self.node,
+                    agent=agent,
+                    attempt=attempt,
+                    content=processed.content,
+                    position=processed.position,
+                    claim_refs=processed.claim_refs,
+                    evidence_requests=processed.evidence_requests,
+                    record=record.model_dump(mode="json") if record is not None else None,
+                    confidence=record.confidence if record is not None else None,
+                    accepted=processed.accepted,
+                    dropped=self.resend and not processed.accepted,
+                    output_id=output_id,
+                )
             )
             if processed.accepted:
                 for claim in processed.claims:
-                    RegisteredClaim.objects.create(
-                        inquiry=inquiry,
-                        key=claim.key,
-                        text=claim.text,
-                        registered_by=agent,
-                        round=round,
-                        chains=claim.chains,
-                        grade=claim.grade,
-                        defects=claim.defects,
+                    insert(
+                        RegisteredClaim(
+                            inquiry=inquiry,
+                            key=claim.key,
+                            text=claim.text,
+                            registered_by=agent,
+                            round=round,
+                            chains=claim.chains,
+                            grade=claim.grade,
+                            defects=claim.defects,
+                        )
                     )
                 for calc in processed.calcs:
-                    Calc.objects.create(
-                        inquiry=inquiry,
-                        key=calc.key,
-                        op=calc.op,
-                        inputs=calc.inputs,
-                        result=calc.result,
-                        registered_by=agent,
-                        round=round,
+                    insert(
+                        Calc(
+                            inquiry=inquiry,
+                            key=calc.key,
+                            op=calc.op,
+                            inputs=calc.inputs,
+                            result=calc.result,
+                            registered_by=agent,
+                            round=round,
+                        )
                     )
                 next_claim += len(processed.claims)
                 next_calc += len(processed.calcs)
@@ -291,9 +300,11 @@ class AgentNode:
 
     @staticmethod
     def _violations(inquiry, output, violations) -> None:
-        GateViolation.objects.bulk_create(
-            GateViolation(inquiry=inquiry, output=output, rule=rule, detail=detail[:2000])
-            for rule, detail in violations
+        insert_all(
+            [
+                GateViolation(inquiry=inquiry, output=output, rule=rule, detail=detail[:2000])
+                for rule, detail in violations
+            ]
         )
 
     def _announce(self, debate, output, violations, claims, calcs) -> None:
@@ -336,7 +347,7 @@ class EvidenceRetrieval:
         return []
 
     def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
-        inquiry = Inquiry.objects.get(pk=debate.pk)
+        inquiry = row_by_pk(Inquiry, debate.pk)
         known = {e.key for e in state.evidence}
         queries: list[str] = []
         for output in state.accepted(round=round):
@@ -348,8 +359,14 @@ class EvidenceRetrieval:
             keys = [h.key for h in hits]
             new = [k for k in keys if k not in known]
             known.update(new)
-            RetrievedEvidence.objects.create(
-                inquiry=inquiry, round=round, query=query[:1000], span_keys=keys, new_span_keys=new
+            insert(
+                RetrievedEvidence(
+                    inquiry=inquiry,
+                    round=round,
+                    query=query[:1000],
+                    span_keys=keys,
+                    new_span_keys=new,
+                )
             )
             found.append({"query": query, "spans": keys, "new": new})
             evidence += [
@@ -368,7 +385,7 @@ class EvidenceRetrieval:
             if queries
             else state.retrieved_rounds,
         )
-        return StageOutcome(after=after)
+        return StageOutcome(after=after, written=())  # no agent output: none to read back
 
 
 class ArbiterClose:
@@ -390,7 +407,7 @@ class ArbiterClose:
         ]
 
     def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
-        inquiry = Inquiry.objects.get(pk=debate.pk)
+        inquiry = row_by_pk(Inquiry, debate.pk)
         registered = state.registered_ids()
         # The code's own check, whatever the arbiter says: a challenge cites registered evidence.
         challenges = [
@@ -415,17 +432,19 @@ class ArbiterClose:
                 "dissent_rationale": reply.dissent_rationale,
                 "challenges": challenges,
             }
-            output = AgentOutput.objects.create(
-                inquiry=inquiry,
-                round=round,
-                node=self.name,
-                agent="arbiter",
-                attempt=1,
-                content=reply.rationale,
-                position="supports" if reply.thesis_upheld else "opposes",
-                record=decision,
-                accepted=True,
-                output_id=f"O-arbiter-{debate.pk}-{round}",
+            output = insert(
+                AgentOutput(
+                    inquiry=inquiry,
+                    round=round,
+                    node=self.name,
+                    agent="arbiter",
+                    attempt=1,
+                    content=reply.rationale,
+                    position="supports" if reply.thesis_upheld else "opposes",
+                    record=decision,
+                    accepted=True,
+                    output_id=f"O-arbiter-{debate.pk}-{round}",
+                )
             )
             written.append((output, []))
         events.record_event(
@@ -469,7 +488,7 @@ class StopCheck:
         return []
 
     def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
-        inquiry = Inquiry.objects.get(pk=debate.pk)
+        inquiry = row_by_pk(Inquiry, debate.pk)
         history = []
         for r in range(1, round + 1):
             history.append({a: p for a, (p, _c) in _latest_per_agent(state, r).items()})
@@ -527,7 +546,7 @@ class StopCheck:
             },
         )
         logged = (round, reason.value if reason else "", detail or "")
-        return StageOutcome(after=replace(state, round_log=(*state.round_log, logged)))
+        return StageOutcome(after=replace(state, round_log=(*state.round_log, logged)), written=())
 
 
 # The stop check's words, as codes: pages say them in the reader's language
@@ -601,7 +620,7 @@ class MuhasabahValidateAll:
             type="muhasabah_validated",
             payload={"round": round, "checked": checked, "failing": failing},
         )
-        return StageOutcome(after=state)
+        return StageOutcome(after=state, written=())
 
 
 class FinalizeOutputs:
@@ -612,7 +631,7 @@ class FinalizeOutputs:
 
     def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
         last = state.round_log[-1] if state.round_log else (round, StopReason.MAX_ROUNDS.value, "")
-        logged = Inquiry.objects.get(pk=debate.pk).round_log
+        logged = row_by_pk(Inquiry, debate.pk).round_log
         coded = logged[-1] if logged else {}
         decision = StopDecision(
             StopReason(last[1] or StopReason.MAX_ROUNDS),
@@ -620,7 +639,7 @@ class FinalizeOutputs:
             coded.get("code", ""),
             coded.get("params") or {},
         )
-        return StageOutcome(after=state, stop=decision)
+        return StageOutcome(after=state, stop=decision, written=())
 
 
 def _build() -> dict:
