@@ -45,6 +45,10 @@ FORMATS = {
     "tournament": "benchmarks.bench_tournament:respond",
 }
 OWN_MS_TARGET = 5.0
+# STAGE_LATENCY_MS=200: the model answers after that long, as in the 200 ms benches. The
+# same work then costs more CPU (caches gone cold while the stage waited): what the
+# wall-time benches' overhead is made of.
+LATENCY_MS = int(os.environ.get("STAGE_LATENCY_MS", "0"))
 
 
 # --- the child process --------------------------------------------------------------
@@ -237,7 +241,7 @@ def _child(name: str, runs: int) -> dict:
 
 def _run_format(name: str, runs: int, tmp: Path) -> dict:
     server, base_url = _start_fake_server(
-        {**os.environ, "PYTHONPATH": str(ROOT)}, responder=FORMATS[name], latency_ms=0
+        {**os.environ, "PYTHONPATH": str(ROOT)}, responder=FORMATS[name], latency_ms=LATENCY_MS
     )
     try:
         env = _child_env(sqlite_path=tmp / f"{name}.sqlite3", base_url=base_url)
@@ -284,7 +288,8 @@ def _report(name: str, result: dict) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     runs = 1 if os.environ.get("BENCH_QUICK") == "1" else 3
-    print(f"engine's own work per stage, model answering at once, load average {_load()}")
+    answering = f"answering after {LATENCY_MS} ms" if LATENCY_MS else "answering at once"
+    print(f"engine's own work per stage, model {answering}, load average {_load()}")
     ok = True
     with tempfile.TemporaryDirectory(prefix="bench-stage-work-") as tmp:
         for name in FORMATS:
