@@ -35,6 +35,7 @@ __all__ = [
     "rows_by_pks",
     "save_row",
     "update_by_pks",
+    "values_where",
 ]
 
 # Parameters one statement may carry on every supported database (SQLite's old
@@ -318,3 +319,32 @@ def save_row(instance: Model) -> Model:
             using=alias,
         )
     return instance
+
+
+@cache
+def _values_sql(model: type[Model], alias: str, vendor: str, names: tuple, where: tuple) -> str:
+    quote = quote_for(alias)
+    meta = model._meta
+    selected = ", ".join(quote(meta.get_field(name).column) for name in names)
+    condition = " AND ".join(f"{quote(meta.get_field(name).column)} = %s" for name in where)
+    return (
+        f"SELECT {selected} FROM {quote(meta.db_table)} WHERE {condition} "
+        f"ORDER BY {quote(meta.pk.column)}"
+    )
+
+
+def values_where(model: type[Model], names: Sequence[str], **where: Any) -> list[tuple]:
+    """``model.objects.filter(**where).order_by("pk").values_list(*names)``, written once.
+
+    Equality filters on plain values only (a related row by its key: ``inquiry=5``
+    or ``inquiry_id=5``); each value read through the converters a query applies.
+    """
+    alias = router.db_for_read(model)
+    connection = connections[alias]
+    names, keys = tuple(names), tuple(sorted(where))
+    fields = [model._meta.get_field(name) for name in names]
+    params = [model._meta.get_field(key).get_db_prep_value(where[key], connection) for key in keys]
+    with connection.cursor() as cursor:
+        cursor.execute(_values_sql(model, alias, connection.vendor, names, keys), params)
+        rows = cursor.fetchall()
+    return [tuple(convert(model, alias, fields, row)) for row in rows]

@@ -28,7 +28,7 @@ from django.utils.translation import gettext_noop
 from argumentation.sanad import Grade
 from casefiles.models import Span, parse_span_key
 from casefiles.retrieval import retrieve_spans
-from config.sql_rows import insert, insert_all, row_by_pk
+from config.sql_rows import insert, insert_all, row_by_pk, update_by_pks, values_where
 from engine import events
 from engine.calls import CallResult, CallSpec
 from engine.models import Debate, StopReason
@@ -495,8 +495,10 @@ class StopCheck:
         latest = _latest_per_agent(state, round)
         probabilities = {a: thesis_probability(p, c) for a, (p, c) in latest.items()}
         new_spans = sum(
-            len(r.new_span_keys)
-            for r in RetrievedEvidence.objects.filter(inquiry=inquiry, round=round)
+            len(keys)
+            for (keys,) in values_where(
+                RetrievedEvidence, ["new_span_keys"], inquiry=inquiry.pk, round=round
+            )
         )
         new_claims = sum(1 for c in state.claims if c.round == round)
         new_evidence = new_spans + new_claims
@@ -530,8 +532,9 @@ class StopCheck:
                 "probabilities": probabilities,
             },
         ]
-        inquiry.save(update_fields=["round_log"])
-        Debate.objects.filter(pk=debate.pk).update(rounds_completed=round)
+        # Statements written once (config.sql_rows): the stop check runs every round.
+        update_by_pks(Inquiry, [inquiry.pk], round_log=inquiry.round_log)
+        update_by_pks(Debate, [debate.pk], rounds_completed=round)
         events.record_event(
             debate=debate,
             type="stop_check",

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from config.sql_rows import insert_all, rows_by_pks, save_row, update_by_pks
+from config.sql_rows import insert_all, rows_by_pks, save_row, update_by_pks, values_where
 from debates.models import Attack, DebateArgument
 from engine.ledger import _add_to_running_cost
 from engine.models import Debate, LLMCall, Persona
@@ -168,3 +168,18 @@ def test_it_inserts_a_row_that_is_not_there_as_save_does() -> None:
     Debate.objects.filter(pk=pk).delete()
     save_row(gone)
     assert Debate.objects.filter(pk=pk).exists()
+
+
+def test_it_reads_values_as_values_list_does() -> None:
+    debates = [make_debate(topic=f"Topic {i} \u00e9", rounds=2 + i % 2) for i in range(4)]
+    Debate.objects.filter(pk=debates[0].pk).update(
+        claims=["Claim \u00e9"], cost_usd=Decimal("0.000123")
+    )
+    names = ["claims", "cost_usd", "created_at", "topic"]
+    ours = values_where(Debate, names, max_rounds=2, status="queued")
+    theirs = list(
+        Debate.objects.filter(max_rounds=2, status="queued").order_by("pk").values_list(*names)
+    )
+    assert ours == theirs and len(ours) == 2
+    assert ours[0][:2] == (["Claim \u00e9"], Decimal("0.000123"))
+    assert values_where(Debate, ["topic"], max_rounds=99) == []
