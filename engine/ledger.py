@@ -26,7 +26,7 @@ from django.db import IntegrityError, connections, router, transaction
 from django.db.models import F, Q, Sum
 from pydantic import BaseModel, ValidationError
 
-from config.sql_rows import insert_all, quote_for
+from config.sql_rows import insert_all, quote_for, values_where
 from engine.models import CallStatus, Debate, LLMCall
 from llm import LLMError, StructuredReply
 from llm.errors import SERVICE_FAILURES
@@ -64,7 +64,7 @@ def known_hashes(*, debate_id: int) -> set[str]:
     A stage asks :func:`paid_calls` only about hashes in this set (kept up to
     date with the calls the run records): a fresh run's stages never ask.
     """
-    return set(LLMCall.objects.filter(debate_id=debate_id).values_list("request_hash", flat=True))
+    return {h for (h,) in values_where(LLMCall, ["request_hash"], debate=debate_id)}
 
 
 def _unanswered() -> Q:

@@ -44,7 +44,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from config.sql_rows import insert
+from config.sql_rows import insert, row_by_pk, update_by_pks, values_where
 from engine import events
 from engine.between_stages import read_between_stages
 from engine.budget import estimate_stage_cost
@@ -174,7 +174,11 @@ class _Run:
         self.renewed_at = time.monotonic()
 
     def run(self) -> None:
-        debate = Debate.objects.get(pk=self.debate_id)
+        # A run's reads and writes at its start and end are written once (config.sql_rows):
+        # a graph debate has only eight stages to share them out over.
+        debate = row_by_pk(Debate, self.debate_id)
+        if debate is None:
+            raise Debate.DoesNotExist(f"debate {self.debate_id} is gone")
         fmt = get_format(debate.format)
         if debate.event_seq == 0:
             with transaction.atomic():
@@ -182,7 +186,7 @@ class _Run:
                 events.record_event(
                     debate=debate, type=events.DEBATE_START, payload=fmt.start_payload(debate)
                 )
-        done = frozenset(StageRun.objects.filter(debate=debate).values_list("name", "round"))
+        done = frozenset(values_where(StageRun, ["name", "round"], debate=debate.pk))
         self.ledger = known_hashes(debate_id=self.debate_id)
         # The state a stage commits is the next stage's input: read once, passed on.
         state = fmt.load_state(debate)
@@ -282,7 +286,7 @@ def finish(debate: Debate, decision: StopDecision, *, state=None) -> None:
         status = DebateStatus.STOPPED if decision.reason in STOPPED_REASONS else DebateStatus.DONE
     if fmt.on_finish is not None:
         fmt.on_finish(debate, decision, output)
-    cost = Debate.objects.filter(pk=debate.pk).values_list("cost_usd", flat=True).get()
+    [(cost,)] = values_where(Debate, ["cost_usd"], id=debate.pk)
     # What people read is stored as the code and its parameters, worded when shown
     # (engine/stop_messages.py); only a decision without a code keeps its sentence.
     sentence = {} if decision.code else {"detail": decision.detail}
@@ -300,7 +304,9 @@ def finish(debate: Debate, decision: StopDecision, *, state=None) -> None:
             "output": output,
         },
     )
-    Debate.objects.filter(pk=debate.pk).update(
+    update_by_pks(
+        Debate,
+        [debate.pk],
         status=status,
         stop_reason=decision.reason.value,
         stop_detail=sentence.get("detail", ""),
