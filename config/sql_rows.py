@@ -168,18 +168,7 @@ def insert(instance: Model) -> Model:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         instance.pk = cursor.fetchone()[0]
-    instance._state.adding = False
-    instance._state.db = alias
-    if post_save.has_listeners(model):
-        post_save.send(
-            sender=model,
-            instance=instance,
-            created=True,
-            update_fields=None,
-            raw=False,
-            using=alias,
-        )
-    return instance
+    return _saved(instance, alias, created=True)
 
 
 @lru_cache(maxsize=64)
@@ -307,13 +296,18 @@ def save_row(instance: Model) -> Model:
     if not updated:
         instance.save(using=alias)
         return instance
+    return _saved(instance, alias, created=False)
+
+
+def _saved(instance: Model, alias: str, *, created: bool) -> Model:
+    """What ``save()`` does once its row is written: the instance's state, ``post_save``."""
     instance._state.adding = False
     instance._state.db = alias
-    if post_save.has_listeners(model):
+    if post_save.has_listeners(type(instance)):
         post_save.send(
-            sender=model,
+            sender=type(instance),
             instance=instance,
-            created=False,
+            created=created,
             update_fields=None,
             raw=False,
             using=alias,
