@@ -158,6 +158,7 @@ class _Follower:
 
         client = redis.Redis.from_url(self.redis_url)
         pubsub = client.pubsub(ignore_subscribe_messages=True)
+        can_await = True
         try:
             await pubsub.subscribe(events_channel(self.debate_id))
             # Subscribed first: anything saved from now on is published to us; what
@@ -185,9 +186,14 @@ class _Follower:
                 if finished:
                     return
                 checked = time.monotonic()
+        except GeneratorExit:
+            # Closed without a loop (its loop ended with it pending, as a server's may when
+            # it stops): nothing can be awaited now, and trying would be an error.
+            can_await = False
+            raise
         finally:
             # Bounded: a follower cancelled as its loop ends must not hold the loop open.
-            for close in (pubsub.aclose, client.aclose):
+            for close in (pubsub.aclose, client.aclose) if can_await else ():
                 await _close_within(close, seconds=1)
 
 
