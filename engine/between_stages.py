@@ -12,11 +12,7 @@ than the database's answer (docs/architecture.md, "What a stage costs the engine
 
 from __future__ import annotations
 
-from functools import cache
-
-from django.db import connections, router
-
-from config.sql_rows import convert, quote_for
+from config.sql_rows import values_where
 from engine.models import Debate
 
 __all__ = ["BETWEEN_STAGES", "read_between_stages"]
@@ -24,23 +20,10 @@ __all__ = ["BETWEEN_STAGES", "read_between_stages"]
 BETWEEN_STAGES = ("stop_requested_at", "cost_usd", "budget_usd", "max_rounds")
 
 
-@cache
-def _sql(alias: str, vendor: str) -> str:
-    quote = quote_for(alias)
-    meta = Debate._meta
-    names = ", ".join(quote(meta.get_field(name).column) for name in BETWEEN_STAGES)
-    return f"SELECT {names} FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s"
-
-
 def read_between_stages(debate: Debate) -> None:
     """``debate.refresh_from_db(fields=BETWEEN_STAGES)``, in one statement written once."""
-    alias = router.db_for_read(Debate)
-    connection = connections[alias]
-    with connection.cursor() as cursor:
-        cursor.execute(_sql(alias, connection.vendor), [debate.pk])
-        row = cursor.fetchone()
-    if row is None:
+    rows = values_where(Debate, BETWEEN_STAGES, id=debate.pk)
+    if not rows:
         raise Debate.DoesNotExist(f"debate {debate.pk} is gone")
-    fields = [Debate._meta.get_field(name) for name in BETWEEN_STAGES]
-    for field, value in zip(fields, convert(Debate, alias, fields, row), strict=True):
-        setattr(debate, field.attname, value)
+    for name, value in zip(BETWEEN_STAGES, rows[0], strict=True):
+        setattr(debate, Debate._meta.get_field(name).attname, value)

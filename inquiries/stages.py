@@ -354,12 +354,13 @@ class EvidenceRetrieval:
             queries += [q for q in output.evidence_requests if q not in queries]
         found = []
         evidence: list[SpanView] = []
+        retrieved: list[RetrievedEvidence] = []
         for query in queries:
             hits = retrieve_spans(query, inquiry.case_file_id, EVIDENCE_PER_QUERY)
             keys = [h.key for h in hits]
             new = [k for k in keys if k not in known]
             known.update(new)
-            insert(
+            retrieved.append(
                 RetrievedEvidence(
                     inquiry=inquiry,
                     round=round,
@@ -374,6 +375,7 @@ class EvidenceRetrieval:
                 for h in hits
                 if h.key in new
             ]
+        insert_all(retrieved)  # the round's queries in one statement
         events.record_event(
             debate=debate, type="evidence_retrieved", payload={"round": round, "queries": found}
         )
