@@ -1,11 +1,15 @@
 """The database side of a coach turn, as plain sync functions.
 
 The turn itself is async (it streams); these run through `sync_to_async`
-because transactions and row locks are sync-only in Django. A turn makes
-two such calls, each one short transaction: `begin_turn` before the model
-is called, `record_success` or `record_failure` after it. No lock is held
-while the model is talking, and the turn pays for two thread hops, not one
-per query (a hop costs more than the query on a busy server).
+because the ORM and row locks are sync-only in Django. A turn makes two such
+calls: `begin_turn` before the model is called, `record_success` or
+`record_failure` after it. No lock is held while the model is talking, and
+the turn pays for two thread hops, not one per query (a hop costs more than
+the query on a busy server). Each statement is a round trip the thread waits
+for, and on a quiet server the work after each wait runs on cold caches
+(docs/coach.md, "Speed"), so a turn writes what it must in as few statements
+as it can: no BEGIN and COMMIT around a single write, the reply and its
+record in one statement.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from coach.prompts import HISTORY_LIMIT
 from coach.provenance import is_students_own
 from coach.steps import is_step
 from coach.turn_sql import load_argument, transcript
-from config.sql_rows import insert
+from config.sql_rows import insert, insert_linked
 from llm import Usage
 
 __all__ = [
@@ -138,7 +142,7 @@ def begin_turn(
     refuse: Callable[[Policy], R | None] | None = None,
     page_language: str = "",
 ) -> TurnState | R | None:
-    """Store the student's message and load what the turn needs, in one transaction.
+    """Store the student's message and load what the turn needs.
 
     None when `owner` has no such argument (someone else's or a missing one:
     the same answer). `refuse` is asked first, with the argument's policy: what
@@ -149,26 +153,27 @@ def begin_turn(
     caller compares it with the current step (a stale page) once the message
     is safely stored.
     """
-    with transaction.atomic():
-        # The turn's statements are written once (coach.turn_sql), not compiled each turn.
-        argument = load_argument(owner=owner, argument_id=argument_id)
-        if argument is None:
-            return None
-        policy = policy_for(argument)
-        refused = refuse(policy) if refuse is not None else None
-        if refused is not None:
-            return refused
-        shown_step = step if is_step(step) else argument.current_step
-        stored = save_user_message(
-            argument=argument, text=message, step=shown_step, retry_of=retry_of
-        )
-        history, step_messages = transcript(
-            argument_id=argument.pk,
-            before_id=stored.pk if stored is not None else None,
-            limit=HISTORY_LIMIT,
-            step=argument.current_step,
-        )
-        _forget_rejection_retyped(argument, message)
+    # No transaction: the turn writes one row here (the student's message; rarely also
+    # the argument, independently), and PostgreSQL's READ COMMITTED gives statements no
+    # shared snapshot anyway. A transaction would add BEGIN and COMMIT: two more round
+    # trips, each a wait (docs/coach.md, "Speed").
+    # The turn's statements are written once (coach.turn_sql), not compiled each turn.
+    argument = load_argument(owner=owner, argument_id=argument_id)
+    if argument is None:
+        return None
+    policy = policy_for(argument)
+    refused = refuse(policy) if refuse is not None else None
+    if refused is not None:
+        return refused
+    shown_step = step if is_step(step) else argument.current_step
+    stored = save_user_message(argument=argument, text=message, step=shown_step, retry_of=retry_of)
+    history, step_messages = transcript(
+        argument_id=argument.pk,
+        before_id=stored.pk if stored is not None else None,
+        limit=HISTORY_LIMIT,
+        step=argument.current_step,
+    )
+    _forget_rejection_retyped(argument, message)
     return TurnState(
         argument=argument,
         history=history,
@@ -250,36 +255,37 @@ def record_success(
     student can still accept it, and a later "yes" refers to it.
     """
     proposal = guarded_result.get("proposedUpdate")
+    reply = CoachMessage(
+        argument_id=argument_id,
+        role=Role.ASSISTANT,
+        text=guarded_result["assistantText"],
+        step=step,
+    )
+    turn = CoachTurn(
+        argument_id=argument_id,
+        user_message_id=user_message_id,
+        step=step,
+        coach=coach,
+        raw_result=raw_result,
+        guarded_result=guarded_result,
+        guard_decisions=decisions,
+        **accounting.turn_fields(),
+    )
+    if not proposal:
+        # Most replies: the message and its record, in one statement where the database
+        # can (config.sql_rows.insert_linked), with no transaction of their own around it.
+        insert_linked(reply, turn, link="assistant_message")
+        return reply
     with transaction.atomic():
-        # Only a proposal needs the draft, locked (before anything else, as the
-        # accept and reject endpoints do) to check where the student is now.
-        argument = Argument.objects.select_for_update().get(pk=argument_id) if proposal else None
-        reply = insert(
-            CoachMessage(
-                argument_id=argument_id,
-                role=Role.ASSISTANT,
-                text=guarded_result["assistantText"],
-                step=step,
-            )
-        )
-        if argument is not None and argument.current_step == step and not argument.is_complete:
+        # A proposal needs the draft, locked (before anything else, as the accept and
+        # reject endpoints do) to check where the student is now.
+        argument = Argument.objects.select_for_update().get(pk=argument_id)
+        if argument.current_step == step and not argument.is_complete:
             argument.pending_proposal = {
                 "field": proposal["field"],
                 "value": proposal["value"],
                 "rationale": proposal.get("rationale") or "",
             }
             argument.save(update_fields=["pending_proposal", "updated_at"])
-        insert(
-            CoachTurn(
-                argument_id=argument_id,
-                user_message_id=user_message_id,
-                assistant_message=reply,
-                step=step,
-                coach=coach,
-                raw_result=raw_result,
-                guarded_result=guarded_result,
-                guard_decisions=decisions,
-                **accounting.turn_fields(),
-            )
-        )
+        insert_linked(reply, turn, link="assistant_message")
     return reply

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
+from django.db.models.signals import post_save
 from django.test.utils import CaptureQueriesContext
 
-from config.sql_rows import insert_all, rows_by_pks, save_row, update_by_pks, values_where
+from coach.models import Argument, CoachMessage, CoachTurn, Role
+from config.sql_rows import (
+    insert_all,
+    insert_linked,
+    rows_by_pks,
+    save_row,
+    update_by_pks,
+    values_where,
+)
 from debates.models import Attack, DebateArgument
 from engine.ledger import _add_to_running_cost
 from engine.models import Debate, LLMCall, Persona
@@ -183,3 +193,69 @@ def test_it_reads_values_as_values_list_does() -> None:
     assert ours == theirs and len(ours) == 2
     assert ours[0][:2] == (["Claim \u00e9"], Decimal("0.000123"))
     assert values_where(Debate, ["topic"], max_rounds=99) == []
+
+
+def _reply_and_record(argument: Argument, text: str) -> tuple[CoachMessage, CoachTurn]:
+    reply = CoachMessage(argument=argument, role=Role.ASSISTANT, text=text, step="claim")
+    record = CoachTurn(
+        argument=argument,
+        step="claim",
+        coach="ai",
+        model="claude-x",
+        raw_result={"assistantText": text},
+        guarded_result={"assistantText": text, "step": "claim"},
+        guard_decisions=[{"name": "step", "changed": False, "reason": ""}],
+        input_tokens=12,
+        cost_usd=Decimal("0.000321"),
+        latency_ms=7,
+    )
+    return reply, record
+
+
+def test_it_inserts_a_row_and_the_row_linked_to_it_as_two_saves_do(django_user_model) -> None:
+    owner = django_user_model.objects.create_user("linked-rows")
+    argument = Argument.objects.create(owner=owner, title="Cars", language="en")
+    saved: list[tuple[str, bool]] = []
+
+    def heard(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+        saved.append((sender.__name__, created))
+
+    post_save.connect(heard)
+    try:
+        ours = _reply_and_record(argument, "Same words \u00e9.")
+        with CaptureQueriesContext(connection) as queries:
+            insert_linked(*ours, link="assistant_message")
+    finally:
+        post_save.disconnect(heard)
+    if connection.vendor == "postgresql":
+        assert [q["sql"][:4] for q in queries.captured_queries] == ["WITH"]
+    assert saved == [("CoachMessage", True), ("CoachTurn", True)]
+    theirs = _reply_and_record(argument, "Same words \u00e9.")
+    theirs[0].save()
+    theirs[1].assistant_message = theirs[0]
+    theirs[1].save()
+    for ours_row, theirs_row in zip(ours, theirs, strict=True):
+        assert ours_row.pk is not None and not ours_row._state.adding
+        model = type(ours_row)
+        compared = [
+            f.attname
+            for f in model._meta.concrete_fields
+            if f.attname not in ("id", "created_at", "assistant_message_id")
+        ]
+        stored, expected = model.objects.get(pk=ours_row.pk), model.objects.get(pk=theirs_row.pk)
+        assert {n: getattr(stored, n) for n in compared} == {
+            n: getattr(expected, n) for n in compared
+        }
+        assert stored.created_at is not None
+    assert CoachTurn.objects.get(pk=ours[1].pk).assistant_message_id == ours[0].pk
+    assert ours[1].assistant_message == ours[0]
+
+
+def test_it_writes_neither_row_when_the_second_fails(django_user_model) -> None:
+    owner = django_user_model.objects.create_user("linked-rows-fail")
+    argument = Argument.objects.create(owner=owner, title="Cars", language="en")
+    reply, record = _reply_and_record(argument, "Never stored.")
+    record.step = None  # NOT NULL: the record's insert fails
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert_linked(reply, record, link="assistant_message")
+    assert not CoachMessage.objects.filter(text="Never stored.").exists()
