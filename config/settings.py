@@ -330,6 +330,9 @@ BACKGROUND_THREADS_PER_USER = int(os.environ.get("BACKGROUND_THREADS_PER_USER", 
 # and how long one lives before the page reconnects (0: no limit).
 SSE_MAX_STREAMS_PER_USER = int(os.environ.get("SSE_MAX_STREAMS_PER_USER", "4"))
 SSE_MAX_STREAM_SECONDS = int(os.environ.get("SSE_MAX_STREAM_SECONDS", "120"))
+# A live page whose run failed (its stream over) asks again after this long, then twice
+# as long each time (static/js/live_stream.js): a retry from elsewhere still reaches it.
+LIVE_REOPEN_SECONDS = float(os.environ.get("LIVE_REOPEN_SECONDS", "30"))
 # Self-signup: open in development, closed on a production site unless asked
 # for (each account gets its own quota, so open signup multiplies the spend).
 SIGNUP_OPEN = env_bool("SIGNUP_OPEN", default=DEBUG)

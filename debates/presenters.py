@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import QueryDict
@@ -363,6 +364,8 @@ def live_context(*, debate: Debate) -> dict[str, Any]:
         **_page_base(debate=debate),
         "mode": "live",
         "events_url": reverse("debates:events", kwargs={"pk": debate.pk}),
+        # After a failure ends the stream, the page asks again this often (live_stream.js).
+        "reopen_ms": round(settings.LIVE_REOPEN_SECONDS * 1000),
         "strings": client_strings(),
     }
 

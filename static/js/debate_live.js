@@ -14,8 +14,8 @@
   if (!root) return;
   const strings = JSON.parse(document.getElementById("debate-strings").textContent);
   // A debate_error is not the end when its owner retries (debate_resumed follows):
-  // the server ends the stream there, and EventSource's reconnection (with
-  // Last-Event-ID) either gets 204 (over) or the events after the retry.
+  // the server ends the stream there, and the page asks again now and then
+  // (live_stream.js) until the retry's events come.
   const TERMINAL = new Set(["debate_complete"]);
   const EVENT_TYPES = [
     "debate_start", "arguments_submitted", "attacks_generated", "validation_complete",
@@ -248,37 +248,17 @@
     timeline(event, summary);
   }
 
-  // Too many live pages open in this account: the server says so in a sentence and
-  // asks the browser (retry:) to wait half a minute before it tries again.
-  function showRefusal(message) {
-    let note = root.querySelector(".stream-refused");
-    if (!note) {
-      note = Object.assign(document.createElement("p"), { className: "notice stream-refused" });
-      note.setAttribute("role", "status");
-      root.prepend(note);
-    }
-    note.textContent = JSON.parse(message.data).detail;
-    root.dataset.connection = "refused";
-  }
-
+  // The stream itself (reconnecting, refusals, asking again after a failure's end):
+  // live_stream.js.
   function follow(url) {
-    const source = new EventSource(url);
-    root.dataset.connection = "connecting";
-    source.onopen = () => { root.dataset.connection = "open"; };
-    source.addEventListener("stream_refused", showRefusal);
-    source.onerror = () => {
-      // EventSource reconnects by itself (with Last-Event-ID) unless it was closed.
-      root.dataset.connection = source.readyState === EventSource.CLOSED ? "closed" : "reconnecting";
-    };
-    for (const type of EVENT_TYPES) {
-      source.addEventListener(type, (message) => {
-        apply(JSON.parse(message.data));
-        if (TERMINAL.has(type)) {
-          source.close();
-          root.dataset.connection = "closed";
-        }
-      });
-    }
+    window.ArgueLive.follow({
+      url,
+      root,
+      types: EVENT_TYPES,
+      terminal: TERMINAL,
+      onEvent: (type, event) => apply(event),
+      reopenMs: Number(root.dataset.reopenMs) || undefined,
+    });
   }
 
   function replay(events) {

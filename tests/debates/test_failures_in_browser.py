@@ -3,7 +3,8 @@
 The debate first runs against an overloaded fake server (529 for every
 attack call) and fails; the live page says so and offers Retry. Once the
 fake answers again, Retry resumes the debate in the server's background
-thread and the same page follows it to its end.
+thread and the same page follows it to its end; so does a second tab on the
+live page, open since before the retry, without a reload.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ def test_it_shows_the_failure_in_words_and_resumes_on_retry(
     settings.CELERY_TASK_ALWAYS_EAGER = True
     settings.DEBATE_SSE_POLL_SECONDS = 0.05
     settings.LLM_MAX_RETRIES = 0
+    settings.LIVE_REOPEN_SECONDS = 0.3  # a failed debate's page asks again this soon
     ensure_default_personas()
     ada = get_user_model().objects.create_user("ada", password=PASSWORD)
     responder = OverloadedFor("PersonaAttacks")
@@ -66,6 +68,13 @@ def test_it_shows_the_failure_in_words_and_resumes_on_retry(
     assert "529" not in page.locator("main").inner_text()
     retry = page.get_by_role("button", name="Retry the debate")
     assert retry.is_visible()
+    # Another tab on the same live page: its stream was ended by the failure (204).
+    other = page.context.new_page()
+    other.goto(f"{live_asgi.url}/debates/{debate.pk}/live/")
+    other.locator("[data-field=outcome]").wait_for()
+    other.wait_for_function(
+        "() => document.querySelector('[data-debate-live]').dataset.connection === 'closed'"
+    )
 
     # Back up, but one persona's attacks come back cut off: that persona sits the round out.
     silent = debate.personas.order_by("id").last().name
@@ -90,3 +99,10 @@ def test_it_shows_the_failure_in_words_and_resumes_on_retry(
     notices = page.locator("[data-field=persona-failures]")
     assert notices.inner_text().strip() == f"{silent}'s reply could not be used in round 1."
     assert Debate.objects.get(pk=debate.pk).status == DebateStatus.DONE
+    # The other tab asked again after the end and followed the retry to its end too.
+    other.wait_for_function(
+        "() => document.querySelector('[data-field=status]').textContent.trim() === 'done'",
+        timeout=30_000,
+    )
+    assert not other.get_by_role("button", name="Retry the debate").is_visible()
+    other.close()
