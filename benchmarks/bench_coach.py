@@ -390,7 +390,10 @@ def report(*, phases: dict[str, Figures], students: int, think_s: float, pool: i
     if os.environ.get("DATABASE_URL"):
         database += f" (connection pool: {pool})" if pool else " (no connection pool)"
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
-    print(f"coach: {students} students, model latency 0, {database}, load average {load}")
+    # The rate windows a turn takes live in the site's cache: Redis as in production
+    # when REDIS_URL is set (limits/rates.py), else the server process's memory.
+    cache = "cache: Redis" if os.environ.get("REDIS_URL") else "cache: memory (REDIS_URL unset)"
+    print(f"coach: {students} students, model latency 0, {database}, {cache}, load average {load}")
     print(
         "  server's own time = the request's time inside the server (handed to Django ->"
         " last body byte handed back)\n"
