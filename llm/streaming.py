@@ -39,6 +39,7 @@ from typing import Any, Generic, TypeVar
 from anthropic import AsyncAnthropic, AsyncStream
 from pydantic import BaseModel
 
+from llm.deadline import ReadDeadline
 from llm.errors import LLMError
 from llm.partial_json import StringFieldReader
 from llm.pricing import PriceTable, cost_usd
@@ -231,35 +232,40 @@ async def astream_structured(
         raise deadline_error(deadline_s) from exc
     except CALL_ERRORS as exc:
         raise call_failed(exc) from exc
-    async with stream:
-        events = aiter(stream)
-        pause_at = loop.time() + _SLICE_S
-        while True:
-            try:
-                async with asyncio.timeout_at(deadline):
-                    event = await anext(events)
-            except StopAsyncIteration:
-                break
-            except TimeoutError as exc:
-                raise deadline_error(deadline_s, **reply.billed()) from exc
-            except STREAM_ERRORS as exc:
-                billed = reply.billed()
-                raise stream_failed(
-                    exc,
-                    usage=billed.get("usage"),
-                    cost=billed.get("cost_usd"),
-                    raw_text=billed["raw_text"],
-                ) from exc
-            # A lone surrogate would break the NDJSON line's UTF-8 encoding.
-            added = clean_text(reply.add(event))
-            if added:
-                if first_text_ms is None:
-                    first_text_ms = (time.perf_counter() - started) * 1000.0
-                yield TextDelta(added=added)
-            if loop.time() >= pause_at:
-                await asyncio.sleep(0)
-                pause_at = loop.time() + _SLICE_S
-        request_id = stream.response.headers.get("request-id")
+    # One timer for every read of the stream (llm.deadline), not one per event.
+    reads = ReadDeadline(deadline)
+    try:
+        async with stream:
+            events = aiter(stream)
+            pause_at = loop.time() + _SLICE_S
+            while True:
+                try:
+                    event = await reads.read(anext(events))
+                except StopAsyncIteration:
+                    break
+                except TimeoutError as exc:
+                    raise deadline_error(deadline_s, **reply.billed()) from exc
+                except STREAM_ERRORS as exc:
+                    billed = reply.billed()
+                    raise stream_failed(
+                        exc,
+                        usage=billed.get("usage"),
+                        cost=billed.get("cost_usd"),
+                        raw_text=billed["raw_text"],
+                    ) from exc
+                # A lone surrogate would break the NDJSON line's UTF-8 encoding.
+                added = clean_text(reply.add(event))
+                if added:
+                    if first_text_ms is None:
+                        first_text_ms = (time.perf_counter() - started) * 1000.0
+                    yield TextDelta(added=added)
+                if loop.time() >= pause_at:
+                    await asyncio.sleep(0)
+                    pause_at = loop.time() + _SLICE_S
+            request_id = stream.response.headers.get("request-id")
+    finally:
+        reads.close()
+
     if not reply.started:
         raise LLMError("stream_failed", "the stream ended before message_start")
     yield StreamDone(
