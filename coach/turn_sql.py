@@ -26,9 +26,9 @@ from typing import Any
 from django.db import connections, router
 
 from coach.models import Argument, CoachMessage, Role
-from config.sql_rows import columns, from_row, quote_for
+from config.sql_rows import columns, from_row, insert, insert_statement, inserted, quote_for
 
-__all__ = ["load_argument", "transcript"]
+__all__ = ["load_argument", "store_and_read_transcript", "transcript"]
 
 
 @cache
@@ -89,10 +89,54 @@ def transcript(
     with connections[alias].cursor() as cursor:
         cursor.execute(
             _transcript_sql(alias, connections[alias].vendor),
-            [argument_id, bound, limit, argument_id, bound, Role.USER.value, step],
+            _transcript_params(argument_id, bound, limit, step),
         )
         rows = cursor.fetchall()
+    return _transcript_parts(rows)
+
+
+def _transcript_params(argument_id: int, bound: int, limit: int, step: str) -> list[Any]:
+    return [argument_id, bound, limit, argument_id, bound, Role.USER.value, step]
+
+
+def _transcript_parts(rows: list[tuple]) -> tuple[list[tuple[str, str]], list[str]]:
     # A UNION has no order of its own: put each part in the order the ORM queries had.
     latest = sorted((row for row in rows if row[0] == 0), key=lambda row: (row[3], row[4]))
     on_step = sorted((row for row in rows if row[0] == 1), key=lambda row: row[4])
     return [(row[1], row[2]) for row in latest], [row[2] for row in on_step]
+
+
+@cache
+def _stored_transcript_sql(alias: str, vendor: str, insert_sql: str) -> str:
+    """PostgreSQL: the message's INSERT in a WITH and the transcript read beside it. The read
+    sees the table as it was when the statement began, so without the new message; the
+    LEFT JOIN gives the new key even when the transcript is empty."""
+    quote = quote_for(alias)
+    stored, read = quote("stored"), quote("read")
+    return (
+        f"WITH {stored} AS ({insert_sql}) "
+        f"SELECT {stored}.{quote(CoachMessage._meta.pk.column)}, {read}.* FROM {stored} "
+        f"LEFT JOIN ({_transcript_sql(alias, vendor)}) {read} ON TRUE"
+    )
+
+
+def store_and_read_transcript(
+    message: CoachMessage, *, limit: int, step: str
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """``insert(message)``, then ``transcript`` of what came before it: on PostgreSQL in one
+    statement (one round trip where there were two), elsewhere in two."""
+    alias = router.db_for_write(CoachMessage)
+    connection = connections[alias]
+    if connection.vendor != "postgresql":
+        insert(message)
+        return transcript(
+            argument_id=message.argument_id, before_id=message.pk, limit=limit, step=step
+        )
+    insert_sql, insert_params = insert_statement(message)
+    sql = _stored_transcript_sql(alias, connection.vendor, insert_sql)
+    params = insert_params + _transcript_params(message.argument_id, _NO_BOUND, limit, step)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    inserted(message, rows[0][0])
+    return _transcript_parts([row[1:] for row in rows if row[1] is not None])

@@ -27,7 +27,7 @@ from coach.policy import OPEN, Policy, policy_for
 from coach.prompts import HISTORY_LIMIT
 from coach.provenance import is_students_own
 from coach.steps import is_step
-from coach.turn_sql import load_argument, transcript
+from coach.turn_sql import load_argument, store_and_read_transcript, transcript
 from config.sql_rows import insert, insert_linked
 from llm import Usage
 
@@ -38,7 +38,6 @@ __all__ = [
     "record_failure",
     "record_success",
     "retried_message",
-    "save_user_message",
 ]
 
 R = TypeVar("R")
@@ -91,22 +90,32 @@ class TurnState:
         return str(rejected.get("value") or "")
 
 
-def save_user_message(
-    *, argument: Argument, text: str, step: str, retry_of: int | None = None
-) -> CoachMessage | None:
-    """Store the student's words first, so no failure can lose them. Empty: nothing to store.
+def _store_and_read(
+    *, argument: Argument, text: str, step: str, retry_of: int | None
+) -> tuple[CoachMessage | None, list[tuple[str, str]], list[str]]:
+    """Store the student's words first, so no failure can lose them, and read the transcript
+    before them (coach.turn_sql: one statement on PostgreSQL). Empty words: nothing stored.
 
     A retry (`retry_of`: the id the failed turn's stream reported) reuses the
     stored message instead of storing the words a second time, so the
     transcript shows them once. See `retried_message` for when that is allowed.
     """
-    if not text.strip():
-        return None
-    if retry_of is not None:
-        earlier = retried_message(argument=argument, message_id=retry_of, text=text, step=step)
-        if earlier is not None:
-            return earlier
-    return insert(CoachMessage(argument=argument, role=Role.USER, text=text, step=step))
+    stored = None
+    if text.strip() and retry_of is not None:
+        stored = retried_message(argument=argument, message_id=retry_of, text=text, step=step)
+    if text.strip() and stored is None:
+        stored = CoachMessage(argument=argument, role=Role.USER, text=text, step=step)
+        history, step_messages = store_and_read_transcript(
+            stored, limit=HISTORY_LIMIT, step=argument.current_step
+        )
+        return stored, history, step_messages
+    history, step_messages = transcript(
+        argument_id=argument.pk,
+        before_id=stored.pk if stored is not None else None,
+        limit=HISTORY_LIMIT,
+        step=argument.current_step,
+    )
+    return stored, history, step_messages
 
 
 def retried_message(
@@ -166,12 +175,8 @@ def begin_turn(
     if refused is not None:
         return refused
     shown_step = step if is_step(step) else argument.current_step
-    stored = save_user_message(argument=argument, text=message, step=shown_step, retry_of=retry_of)
-    history, step_messages = transcript(
-        argument_id=argument.pk,
-        before_id=stored.pk if stored is not None else None,
-        limit=HISTORY_LIMIT,
-        step=argument.current_step,
+    stored, history, step_messages = _store_and_read(
+        argument=argument, text=message, step=shown_step, retry_of=retry_of
     )
     _forget_rejection_retyped(argument, message)
     return TurnState(

@@ -31,6 +31,8 @@ __all__ = [
     "insert",
     "insert_all",
     "insert_linked",
+    "insert_statement",
+    "inserted",
     "quote_for",
     "row_by_pk",
     "rows_by_pks",
@@ -145,6 +147,33 @@ def _insert_plan(model: type[Model], alias: str, vendor: str) -> tuple[str, tupl
     return sql, fields
 
 
+def insert_statement(instance: Model) -> tuple[str, list[Any]]:
+    """The ``INSERT ... RETURNING pk`` that `insert` runs for `instance`, and its values.
+
+    What ``save()`` does before it writes (each field's ``pre_save``, the
+    ``pre_save`` signal when anything listens) is done here; once the statement
+    (alone, or inside a larger one) has given the key, `inserted` does the rest.
+    For a database that returns columns from an INSERT.
+    """
+    model = type(instance)
+    alias = router.db_for_write(model, instance=instance)
+    connection = connections[alias]
+    instance._prepare_related_fields_for_save(operation_name="save")  # as save() does
+    if pre_save.has_listeners(model):
+        pre_save.send(sender=model, instance=instance, raw=False, using=alias, update_fields=None)
+    sql, fields = _insert_plan(model, alias, connection.vendor)
+    params = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
+    ]
+    return sql, params
+
+
+def inserted(instance: Model, pk: Any) -> Model:
+    """What ``save()`` does once the row of `insert_statement` is written with key `pk`."""
+    instance.pk = pk
+    return _saved(instance, router.db_for_write(type(instance), instance=instance), created=True)
+
+
 def insert(instance: Model) -> Model:
     """Insert a new row as ``instance.save()`` would, in one statement written once; sets its pk.
 
@@ -152,24 +181,16 @@ def insert(instance: Model) -> Model:
     the same ``pre_save`` / ``post_save`` signals when anything listens. Only
     for a new row whose primary key the database assigns.
     """
-    model = type(instance)
-    alias = router.db_for_write(model, instance=instance)
+    alias = router.db_for_write(type(instance), instance=instance)
     connection = connections[alias]
     if not connection.features.can_return_columns_from_insert:
         instance.save(force_insert=True, using=alias)
         return instance
-    instance._prepare_related_fields_for_save(operation_name="save")  # as save() does
-    notify_before = pre_save.has_listeners(model)
-    if notify_before:
-        pre_save.send(sender=model, instance=instance, raw=False, using=alias, update_fields=None)
-    sql, fields = _insert_plan(model, alias, connection.vendor)
-    params = [
-        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
-    ]
+    sql, params = insert_statement(instance)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        instance.pk = cursor.fetchone()[0]
-    return _saved(instance, alias, created=True)
+        pk = cursor.fetchone()[0]
+    return inserted(instance, pk)
 
 
 @cache

@@ -10,10 +10,12 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.db.models.signals import post_save, pre_save
+from django.test.utils import CaptureQueriesContext
 
 from coach.models import Argument, CoachMessage, CoachTurn, Role
-from coach.turn_sql import load_argument, transcript
+from coach.turn_sql import load_argument, store_and_read_transcript, transcript
 from config.sql_rows import from_row, insert
 
 pytestmark = pytest.mark.django_db
@@ -107,6 +109,32 @@ def test_it_reads_the_transcript_as_the_orm_query_did(argument: Argument) -> Non
     )
     assert [text for _, text in everything] == [text for _, _, text in texts]
     assert on_grounds == ["on another step"]
+
+
+def test_it_stores_a_message_and_reads_what_came_before_it_in_one_statement(
+    argument: Argument,
+) -> None:
+    texts = [
+        (Role.USER, "claim", "first"),
+        (Role.ASSISTANT, "claim", "reply one"),
+        (Role.USER, "grounds", "on another step"),
+        (Role.USER, "claim", "second"),
+    ]
+    for role, step, text in texts:
+        CoachMessage.objects.create(argument=argument, role=role, step=step, text=text)
+    expected = transcript(argument_id=argument.pk, before_id=None, limit=3, step="claim")
+    message = CoachMessage(argument=argument, role=Role.USER, text="third \u00e9", step="claim")
+    with CaptureQueriesContext(connection) as queries:
+        got = store_and_read_transcript(message, limit=3, step="claim")
+    assert got == expected  # without the new message
+    assert len(queries.captured_queries) == (1 if connection.vendor == "postgresql" else 2)
+    stored = CoachMessage.objects.get(pk=message.pk)
+    assert (stored.text, stored.role, stored.step) == ("third \u00e9", Role.USER, "claim")
+    assert stored.created_at == message.created_at and not message._state.adding
+    fresh = Argument.objects.create(owner=argument.owner, title="Empty", language="en")
+    first = CoachMessage(argument=fresh, role=Role.USER, text="hello", step="claim")
+    assert store_and_read_transcript(first, limit=3, step="claim") == ([], [])
+    assert first.pk is not None
 
 
 def test_it_builds_a_model_from_a_row_with_the_queries_converters(argument: Argument) -> None:
