@@ -116,7 +116,10 @@ class PooledThreadsASGIHandler(ASGIHandler):
                 signals.request_started.send(sender=self.__class__, scope=request.scope)
                 response = chain(request)
                 if not response.streaming:
-                    response._handler_class = self.__class__  # the sender close() names
+                    # What get_response_async adds once the chain returns (the request's
+                    # uploaded files are closed with the response), and the sender close() names.
+                    response._resource_closers.append(request.close)
+                    response._handler_class = self.__class__
                     response.close()  # request_finished, before the bytes go (docstring)
                     response._closed_in_request_thread = True
                 return response

@@ -105,3 +105,25 @@ def test_it_copies_djangos_handle_as_it_is_in_this_version() -> None:
     assert hashlib.sha256(source.encode()).hexdigest() == DJANGO_HANDLE_SHA256, (
         "Django's ASGIHandler.handle changed: bring config.request_threads' copy in line"
     )
+
+
+def test_it_still_closes_the_request_with_a_response_closed_before_it_is_sent(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The request's uploaded files are closed with its response, as Django closes them."""
+    from django.http import HttpRequest
+
+    from config.asgi import application
+
+    settings.ALLOWED_HOSTS = ["testserver"]
+    closed: list[int] = []
+    close = HttpRequest.close
+
+    def counted(self: HttpRequest) -> None:
+        closed.append(threading.get_ident())
+        close(self)
+
+    monkeypatch.setattr(HttpRequest, "close", counted)
+    log: list[tuple[str, int]] = []
+    assert asyncio.run(_asgi_get(application, "/", log)) == 200
+    assert len(closed) == 1
