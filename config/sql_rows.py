@@ -147,6 +147,20 @@ def _insert_plan(model: type[Model], alias: str, vendor: str) -> tuple[str, tupl
     return sql, fields
 
 
+def _values_to_save(
+    instance: Model, fields: Sequence[Field], alias: str, *, add: bool
+) -> list[Any]:
+    """What ``save()`` does before it writes, and the values it writes for `fields`: related
+    rows lend their keys, ``pre_save`` is sent when anything listens, each field's
+    ``pre_save`` (``auto_now`` and the like) and ``get_db_prep_save``."""
+    model = type(instance)
+    connection = connections[alias]
+    instance._prepare_related_fields_for_save(operation_name="save")  # as save() does
+    if pre_save.has_listeners(model):
+        pre_save.send(sender=model, instance=instance, raw=False, using=alias, update_fields=None)
+    return [field.get_db_prep_save(field.pre_save(instance, add), connection) for field in fields]
+
+
 def insert_statement(instance: Model) -> tuple[str, list[Any]]:
     """The ``INSERT ... RETURNING pk`` that `insert` runs for `instance`, and its values.
 
@@ -157,15 +171,8 @@ def insert_statement(instance: Model) -> tuple[str, list[Any]]:
     """
     model = type(instance)
     alias = router.db_for_write(model, instance=instance)
-    connection = connections[alias]
-    instance._prepare_related_fields_for_save(operation_name="save")  # as save() does
-    if pre_save.has_listeners(model):
-        pre_save.send(sender=model, instance=instance, raw=False, using=alias, update_fields=None)
-    sql, fields = _insert_plan(model, alias, connection.vendor)
-    params = [
-        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
-    ]
-    return sql, params
+    sql, fields = _insert_plan(model, alias, connections[alias].vendor)
+    return sql, _values_to_save(instance, fields, alias, add=True)
 
 
 def inserted(instance: Model, pk: Any) -> Model:
@@ -238,19 +245,12 @@ def insert_linked(first: Model, second: Model, *, link: str) -> None:
             insert(second)
         return
     link_field = second_model._meta.get_field(link)
-    for instance in (first, second):
-        instance._prepare_related_fields_for_save(operation_name="save")  # as save() does
-        if pre_save.has_listeners(type(instance)):
-            pre_save.send(
-                sender=type(instance), instance=instance, raw=False, using=alias, update_fields=None
-            )
     sql, first_fields, second_fields = _linked_plan(
         first_model, second_model, link, alias, connection.vendor
     )
     params = [
-        field.get_db_prep_save(field.pre_save(instance, True), connection)
-        for instance, fields in ((first, first_fields), (second, second_fields))
-        for field in fields
+        *_values_to_save(first, first_fields, alias, add=True),
+        *_values_to_save(second, second_fields, alias, add=True),
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -372,13 +372,8 @@ def save_row(instance: Model) -> Model:
     model = type(instance)
     alias = router.db_for_write(model, instance=instance)
     connection = connections[alias]
-    instance._prepare_related_fields_for_save(operation_name="save")  # as save() does
-    if pre_save.has_listeners(model):
-        pre_save.send(sender=model, instance=instance, raw=False, using=alias, update_fields=None)
     sql, fields = _save_plan(model, alias, connection.vendor)
-    params = [
-        field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields
-    ]
+    params = _values_to_save(instance, fields, alias, add=False)
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, instance.pk])
         updated = cursor.rowcount
