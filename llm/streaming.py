@@ -5,15 +5,19 @@ writing the rest of its JSON; the final, validated object arrives last.
 
 What a misbehaving stream can cost is bounded here:
 
-- work: the SDK's raw events are read as the JSON objects they are (a
-  ``POST /v1/messages`` through the client, with its retries, error mapping
-  and SSE decoding, but ``cast_to=object``), not as the typed events
+- work: the events are read as the JSON objects they are (a
+  ``POST /v1/messages`` through the client, with its retries and error
+  mapping, returning the open response), not as the typed events
   ``messages.create(stream=True)`` builds (a pydantic model per event: about
   a third of a coach turn's CPU, 30-odd events a reply) nor through its
   ``MessageStream`` helper, which also rebuilds the whole text and a snapshot
-  for every event; the text field is decoded incrementally
-  (:class:`~llm.partial_json.StringFieldReader`), so a reply of n characters
-  costs O(n) however finely it is cut. Every few milliseconds of continuous
+  for every event. The body is read a chunk at a time and each chunk's events
+  taken at once (:class:`~llm.sse.EventReader`, the SDK's own reading; an
+  ``error`` event raised as the SDK raises it), where the SDK's stream awaits
+  every event through four nested generators. A stream that is not UTF-8 or
+  whose event is not JSON is ``stream_failed``, as a broken one is. The text
+  field is decoded incrementally (:class:`~llm.partial_json.StringFieldReader`),
+  so a reply of n characters costs O(n) however finely it is cut. Every few milliseconds of continuous
   work the generator lets the event loop serve others (a flood of buffered
   events never needs to wait on the socket, so it would never yield);
 - size: past ``max_reply_chars`` characters the stream is closed
@@ -32,11 +36,12 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from anthropic import AsyncAnthropic, AsyncStream
+import httpx2
+from anthropic import AsyncAnthropic
 from pydantic import BaseModel
 
 from llm.deadline import ReadDeadline
@@ -45,6 +50,7 @@ from llm.partial_json import StringFieldReader
 from llm.pricing import PriceTable, cost_usd
 from llm.reply import StructuredReply, finish_reply
 from llm.sdk_errors import CALL_ERRORS, STREAM_ERRORS, call_failed, stream_failed
+from llm.sse import Event, EventReader
 from llm.structured import (
     DEFAULT_DEADLINE_S,
     DEFAULT_MAX_REPLY_CHARS,
@@ -163,6 +169,35 @@ class _Reply:
         )
 
 
+_NONE_LEFT = object()
+
+
+def _next_object(events: Iterator[Event], client: AsyncAnthropic, response: httpx2.Response) -> Any:
+    """The next event's JSON as the SDK's stream passes it on (``AsyncStream.__stream__``):
+    pings, untyped and empty events skipped, an ``error`` event raised as the SDK raises
+    it; `_NONE_LEFT` when the chunk has no more."""
+    for sse in events:
+        if sse.event is None or sse.event == "ping":
+            continue
+        if sse.event == "error":
+            try:
+                body: Any = json.loads(sse.data)
+                message = f"{body}"
+            except ValueError:
+                body, message = sse.data, sse.data or f"Error code: {response.status_code}"
+            raise client._make_status_error(message, body=body, response=response)
+        if sse.data:
+            return json.loads(sse.data)
+    return _NONE_LEFT
+
+
+def _broken(exc: Exception, reply: _Reply) -> LLMError:
+    billed = reply.billed()
+    return stream_failed(
+        exc, usage=billed.get("usage"), cost=billed.get("cost_usd"), raw_text=billed["raw_text"]
+    )
+
+
 def _object(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
@@ -220,39 +255,41 @@ async def astream_structured(
     first_text_ms: float | None = None
     try:
         async with asyncio.timeout_at(deadline):
-            # What messages.create(stream=True) sends, read as plain JSON (module docstring).
-            stream = await client.post(
+            # What messages.create(stream=True) sends; the body read as it comes (docstring).
+            response = await client.post(
                 "/v1/messages",
                 content=_request_body(params),
-                cast_to=object,
+                cast_to=httpx2.Response,
                 stream=True,
-                stream_cls=AsyncStream[object],
             )
     except TimeoutError as exc:
         raise deadline_error(deadline_s) from exc
     except CALL_ERRORS as exc:
         raise call_failed(exc) from exc
-    # One timer for every read of the stream (llm.deadline), not one per event.
+    # One timer for every read of the stream (llm.deadline), not one per chunk.
     reads = ReadDeadline(deadline)
+    reader = EventReader()
     try:
-        async with stream:
-            events = aiter(stream)
-            pause_at = loop.time() + _SLICE_S
+        chunks = aiter(response.aiter_bytes())
+        pause_at = loop.time() + _SLICE_S
+        ended = False
+        while not ended:
+            try:
+                chunk = await reads.read(anext(chunks))
+            except StopAsyncIteration:
+                chunk, ended = None, True
+            except TimeoutError as exc:
+                raise deadline_error(deadline_s, **reply.billed()) from exc
+            except STREAM_ERRORS as exc:
+                raise _broken(exc, reply) from exc
+            events = reader.close() if ended else reader.feed(chunk)
             while True:
                 try:
-                    event = await reads.read(anext(events))
-                except StopAsyncIteration:
+                    event = _next_object(events, client, response)
+                except (*STREAM_ERRORS, ValueError) as exc:  # an error event; not UTF-8 or JSON
+                    raise _broken(exc, reply) from exc
+                if event is _NONE_LEFT:
                     break
-                except TimeoutError as exc:
-                    raise deadline_error(deadline_s, **reply.billed()) from exc
-                except STREAM_ERRORS as exc:
-                    billed = reply.billed()
-                    raise stream_failed(
-                        exc,
-                        usage=billed.get("usage"),
-                        cost=billed.get("cost_usd"),
-                        raw_text=billed["raw_text"],
-                    ) from exc
                 # A lone surrogate would break the NDJSON line's UTF-8 encoding.
                 added = clean_text(reply.add(event))
                 if added:
@@ -262,9 +299,10 @@ async def astream_structured(
                 if loop.time() >= pause_at:
                     await asyncio.sleep(0)
                     pause_at = loop.time() + _SLICE_S
-            request_id = stream.response.headers.get("request-id")
+        request_id = response.headers.get("request-id")
     finally:
         reads.close()
+        await response.aclose()
 
     if not reply.started:
         raise LLMError("stream_failed", "the stream ended before message_start")

@@ -37,7 +37,7 @@ ERROR_TYPES = {
     529: "overloaded_error",
 }
 
-ReplyKind = Literal["message", "error", "cut", "stream_error"]
+ReplyKind = Literal["message", "error", "cut", "stream_error", "garbled"]
 
 
 def _as_text(content: Any) -> str:
@@ -78,6 +78,8 @@ class Reply:
     trickle: bool = False
     # A tool call instead of text (see :meth:`tool_use`): {"id", "name", "input"}.
     tool_call: Mapping[str, Any] | None = None
+    # Bytes sent as they are after the text (see :meth:`garbled`).
+    garbage: bytes = b""
 
     @classmethod
     def json(
@@ -213,6 +215,16 @@ class Reply:
         )
 
     @classmethod
+    def garbled(cls, text: Any, *, after_chars: int, garbage: bytes) -> Reply:
+        """Stream the first ``after_chars`` characters, then ``garbage`` as it is (an event
+        whose data is not JSON, bytes that are not UTF-8), then end the body cleanly.
+        Streamed requests only."""
+        text = _as_text(text)
+        return cls(
+            kind="garbled", text=text, after_chars=after_chars, garbage=garbage, stop_reason=None
+        )
+
+    @classmethod
     def trickle_of(cls, obj_or_text: Any, *, every_ms: float, chars: int = 1) -> Reply:
         """A reply that drips out ``chars`` characters every ``every_ms``: each
         piece arrives well within any read timeout, so only an overall deadline
@@ -342,6 +354,9 @@ def stream_events(
                 },
             )
     if reply.kind == "cut":
+        return
+    if reply.kind == "garbled":
+        yield reply.garbage
         return
     if reply.kind == "stream_error":
         yield sse_event(

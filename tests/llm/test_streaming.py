@@ -112,6 +112,26 @@ def test_it_reports_an_error_event_as_stream_failed(fake_anthropic):
     assert len(fake_anthropic.message_requests) == 1
 
 
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        b"event: content_block_delta\ndata: {not json\n\n",
+        b"event: content_block_delta\ndata: \xff\xfe\n\n",
+    ],
+    ids=["not JSON", "not UTF-8"],
+)
+def test_it_reports_an_unreadable_event_as_stream_failed_with_what_arrived(fake_anthropic, garbage):
+    text = json.dumps(valid_reply(LONG_TEXT))
+    fake_anthropic.enqueue(Reply.garbled(text, after_chars=40, garbage=garbage))
+
+    error = stream_failure()
+
+    assert error.code == "stream_failed"
+    assert error.raw_text == text[:40]
+    assert error.usage is not None and error.usage.input_tokens > 0
+    assert len(fake_anthropic.message_requests) == 1
+
+
 def test_it_reports_a_max_tokens_stop_as_truncated(fake_anthropic):
     fake_anthropic.enqueue(Reply.json('{"assistantText": "It depends on', stop_reason="max_tokens"))
     error = stream_failure()
