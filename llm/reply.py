@@ -63,7 +63,8 @@ class StructuredReply(Generic[M]):
     ``model`` is the model the API says answered; ``latency_ms`` runs from the
     call to the last byte, SDK retries included; ``first_text_ms`` (streams
     only) is when the first visible text was yielded. ``request_id`` is the
-    API's id, worth logging for support.
+    API's id, worth logging for support. ``request_hash`` is what a ledger
+    replays the call by; empty for a streamed reply, which is never replayed.
     """
 
     parsed: M

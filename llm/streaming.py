@@ -49,13 +49,13 @@ from llm.errors import LLMError
 from llm.partial_json import StringFieldReader
 from llm.pricing import PriceTable, cost_usd
 from llm.reply import StructuredReply, finish_reply
+from llm.request import request_params
 from llm.sdk_errors import CALL_ERRORS, STREAM_ERRORS, call_failed, stream_failed
 from llm.sse import Event, EventReader
 from llm.structured import (
     DEFAULT_DEADLINE_S,
     DEFAULT_MAX_REPLY_CHARS,
     deadline_error,
-    prepare_call,
     too_large_error,
 )
 from llm.usage import Usage
@@ -240,7 +240,10 @@ async def astream_structured(
     ``yield``: the time the caller spends between items counts, but the
     caller's own awaits are never cancelled by it.
     """
-    params, hash_ = prepare_call(
+    # No request hash: a hash is how a ledger replays a paid call, and a streamed
+    # reply (a student's coach turn) is never replayed; it cost a canonical JSON
+    # encoding of the whole prompt per turn. The reply's request_hash is "".
+    params = request_params(
         model=model,
         system=system,
         messages=messages,
@@ -315,7 +318,7 @@ async def astream_structured(
             output_model=output_model,
             model=model,
             prices=prices,
-            hash_=hash_,
+            hash_="",
             latency_ms=(time.perf_counter() - started) * 1000.0,
             streamed=True,
             first_text_ms=first_text_ms,

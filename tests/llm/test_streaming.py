@@ -215,3 +215,10 @@ def test_it_sends_the_body_the_sdk_would_send_as_json(fake_anthropic):
     )
     assert request.body == json.loads(openapi_dumps({**params, "stream": True}))
     assert request.headers["content-type"] == "application/json"
+
+
+def test_it_leaves_the_request_hash_out_of_a_streamed_reply(fake_anthropic):
+    # Nothing replays a streamed reply from a ledger; hashing its prompt cost a turn's CPU.
+    fake_anthropic.enqueue(Reply.json(valid_reply()))
+    *_, done = run(stream_all())
+    assert done.reply.request_hash == ""
