@@ -53,6 +53,13 @@ def test_it_runs_the_next_request_in_the_thread_the_last_one_left() -> None:
     assert first != threading.get_ident()
 
 
+def test_it_takes_back_a_thread_whose_calls_have_all_run_at_once() -> None:
+    threads = RequestThreads(keep=4)
+    _thread_of_one_request(threads)
+    # No waiting: the pool did not have to wake the thread to learn it was free.
+    assert len(threads) == 1
+
+
 def test_it_gives_no_request_a_thread_still_busy_with_another_ones_work() -> None:
     threads = RequestThreads(keep=4)
     release = threading.Event()
