@@ -1,36 +1,39 @@
-// The inquiry's live page: each event of the stream fetches the live part again
-// (graph with the current node, what each agent said); the end reloads the page
-// for the result. Without JavaScript the page still shows everything saved.
+// The inquiry's live page: each event of the run's stream fetches the live part again
+// (graph with the current node, what each agent said); its end, or a failure, reloads
+// the page for the result or the retry button. The stream is followed with
+// live_stream.js, as the debate's and the tournament's: after a failed run's stream has
+// ended, the page asks again now and then, so a retry started elsewhere reaches it.
+// Without JavaScript the page still shows everything saved.
 (function () {
   "use strict";
   function start() {
-    const root = document.getElementById("inquiry-live");
-    if (!root || root.dataset.finished === "1" || !window.EventSource) return;
-    const source = new EventSource(root.dataset.events);
-    // Too many live pages open: a sentence, and the browser waits (retry:) before asking again.
-    source.addEventListener("stream_refused", (message) => {
-      let note = document.getElementById("stream-refused");
-      if (!note) {
-        note = Object.assign(document.createElement("p"), { className: "notice", id: "stream-refused" });
-        note.setAttribute("role", "status");
-        root.before(note);
-      }
-      note.textContent = JSON.parse(message.data).detail;
-    });
+    const root = document.querySelector("[data-inquiry-live]");
+    if (!root || root.dataset.follows !== "1" || !window.EventSource || !window.ArgueLive) return;
+    const REFRESH = [
+      "inquiry_output", "agent_dropped", "evidence_retrieved", "arbiter_decision", "stop_check",
+      "muhasabah_validated", "debate_start", "debate_resumed",
+    ];
+    const RELOAD = new Set(["debate_complete", "debate_error"]);
     let pending = false;
     const refresh = () => {
       if (pending) return;
       pending = true;
       window.setTimeout(() => {
         pending = false;
-        htmx.ajax("GET", root.dataset.live, { target: "#inquiry-live", swap: "outerHTML" });
+        window.htmx.ajax("GET", root.dataset.live, { target: "#inquiry-live", swap: "outerHTML" });
       }, 150);
     };
-    ["inquiry_output", "agent_dropped", "evidence_retrieved", "arbiter_decision", "stop_check",
-     "muhasabah_validated", "debate_start", "debate_resumed"].forEach((type) =>
-      source.addEventListener(type, refresh));
-    ["debate_complete", "debate_error"].forEach((type) =>
-      source.addEventListener(type, () => { source.close(); window.location.reload(); }));
+    window.ArgueLive.follow({
+      url: root.dataset.events,
+      root,
+      types: [...REFRESH, ...RELOAD],
+      terminal: RELOAD,
+      onEvent: (type) => (RELOAD.has(type) ? window.location.reload() : refresh()),
+      reopenMs: Number(root.dataset.reopenMs) || undefined,
+      // The page shows the saved state up to this event: an older debate_error (a run
+      // since retried) must not reload it again and again.
+      fromSeq: Number(root.dataset.lastSeq) || 0,
+    });
   }
   document.addEventListener("DOMContentLoaded", start);
 })();

@@ -1,5 +1,5 @@
-// Following a run's event stream (engine/sse.py) on a live page: debate_live.js and
-// tournament_live.js share it.
+// Following a run's event stream (engine/sse.py) on a live page: debate_live.js,
+// tournament_live.js and inquiry_live.js share it.
 //
 // EventSource reconnects by itself (sending Last-Event-ID) when a connection drops.
 // When the server ends the stream on purpose (the run failed: nothing more comes
@@ -26,9 +26,11 @@
     root.dataset.connection = "refused";
   }
 
-  // onEvent(type, event) for each event of `types`; after one of `terminal`, nothing more.
-  function follow({ url, root, types, terminal, onEvent, reopenMs = 30000 }) {
-    let lastSeq = 0;
+  // onEvent(type, event) for each event of `types` after event `fromSeq` (0: the whole
+  // log; a page rendered from the saved state passes the last event it shows); after one
+  // of `terminal`, nothing more.
+  function follow({ url, root, types, terminal, onEvent, reopenMs = 30000, fromSeq = 0 }) {
+    let lastSeq = fromSeq;
     let wait = reopenMs;
     let over = false;
 

@@ -1,5 +1,6 @@
 """The inquiry pages in a real browser: the live page follows a running inquiry node by node,
-then the result's claim table leads to a claim's chains with its span marked in the source.
+then the result's claim table leads to a claim's chains with its span marked in the source;
+a failed inquiry's page follows a retry started elsewhere.
 
 A real inquiry runs in a thread (the shared engine, the real SDK, the fake
 Anthropic server playing the scripted inquiry model with a fixed latency per
@@ -13,10 +14,12 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connections
+from django.db import connections, transaction
 
 from casefiles.demo import load_demo_case_file
 from casefiles.models import Span
+from engine.events import record_event
+from engine.models import Debate, DebateStatus
 from engine.orchestrator import run_debate
 from inquiries.models import RegisteredClaim
 from inquiries.services import create_inquiry
@@ -92,3 +95,50 @@ def test_it_highlights_the_current_node_then_shows_a_claim_s_chains(
     assert chains.first.locator("mark").inner_text() == span.source.text[span.start : span.end]
     assert f"{span.start}–{span.end}" in chains.first.inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def _record(debate_id: int, event_type: str, *, status: str | None = None) -> None:
+    """An event of the run, as the engine records it (and a new status with it)."""
+    with transaction.atomic():
+        debate = Debate.objects.select_for_update().get(pk=debate_id)
+        record_event(debate=debate, type=event_type, payload={})
+        debate.status = status or debate.status
+        debate.save(update_fields=["event_seq", "status"])
+
+
+def test_a_failed_inquiry_s_page_follows_a_retry_started_elsewhere(
+    live_asgi, page, fake_anthropic, settings, monkeypatch
+) -> None:
+    settings.REDIS_URL = ""
+    settings.DEBATE_SSE_POLL_SECONDS = 0.05
+    settings.LIVE_REOPEN_SECONDS = 0.3  # after the failed run's stream ends, ask again this soon
+    monkeypatch.setattr("inquiries.services.launch", lambda debate_id: None)
+    user = get_user_model().objects.create_user("bo", password=PASSWORD, is_staff=True)
+    debate = create_inquiry(
+        user=user,
+        question="Should our city adopt congestion pricing?",
+        case_file_id=load_demo_case_file(owner=user).pk,
+        max_rounds=1,
+        budget_usd=Decimal("1"),
+    )
+    _record(debate.pk, "debate_start", status=DebateStatus.RUNNING)
+    _record(debate.pk, "debate_error", status=DebateStatus.FAILED)
+    sign_in(page, live_asgi, "bo", PASSWORD)
+    loads: list[str] = []
+    page.on("load", lambda loaded: loads.append(loaded.url))
+    page.goto(f"{live_asgi.url}/inquiries/{debate.pk}/")
+    live = page.locator("[data-inquiry-live]")
+    page.wait_for_function(
+        "() => document.querySelector('[data-inquiry-live]').dataset.connection === 'closed'"
+    )
+    # Several rounds of asking again: the failure the page already shows does not reload it.
+    page.wait_for_timeout(1200)
+    assert len(loads) == 1
+    assert live.locator(".badge.status-failed").count() == 1
+
+    _record(debate.pk, "debate_resumed", status=DebateStatus.RUNNING)  # a retry, from elsewhere
+    live.locator(".badge.status-running").wait_for()
+    assert len(loads) == 1, "followed in place, not reloaded"
+    _record(debate.pk, "debate_complete", status=DebateStatus.DONE)
+    page.locator(".badge.status-done").wait_for()
+    assert len(loads) == 2, "the end reloads the page for the result"
