@@ -178,11 +178,14 @@ get_user_model().objects.filter(username__startswith={prefix!r}).delete()
 """
 
 
-def start_server(env: dict[str, str], port: int) -> subprocess.Popen:
+def start_server(env: dict[str, str], port: int, *, processes: int = 1) -> subprocess.Popen:
+    # More than one: uvicorn's own supervisor and that many worker processes, as a
+    # deployment gives each core one (their CPU is counted with cpu_seconds' tree).
+    workers = ["--workers", str(processes)] if processes > 1 else []
     return subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "benchmarks.coach_asgi:application"]
         + ["--lifespan", "off", "--host", "127.0.0.1", "--port", str(port)]
-        + ["--log-level", "warning", "--no-access-log"],
+        + ["--log-level", "warning", "--no-access-log", *workers],
         cwd=ROOT,
         env=env,
     )
@@ -257,13 +260,24 @@ async def sign_in_and_warm_up(students: list[Student], port: int) -> None:
     await asyncio.gather(*(coach_turn(s, MESSAGES[0], record=False) for s in students))
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """User + system CPU the process has used so far (Linux /proc), all threads included."""
+def _stat(pid: int) -> list[str] | None:
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU the process and its children have used so far (Linux /proc),
+    all threads included: the web workers when uvicorn runs several."""
+    fields = _stat(pid)
+    if fields is None:
+        return None
+    ticks = int(fields[11]) + int(fields[12])
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (child := _stat(int(entry.name))) and int(child[1]) == pid:
+            ticks += int(child[11]) + int(child[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -385,7 +399,9 @@ def print_phase(label: str, fig: Figures) -> None:
             print(f"    {name:28} p50 {p50:7.1f} ms   p95 {p95:7.1f} ms")
 
 
-def report(*, phases: dict[str, Figures], students: int, think_s: float, pool: int = 0) -> bool:
+def report(
+    *, phases: dict[str, Figures], students: int, think_s: float, pool: int = 0, processes: int = 1
+) -> bool:
     database = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
     if os.environ.get("DATABASE_URL"):
         database += f" (connection pool: {pool})" if pool else " (no connection pool)"
@@ -393,7 +409,11 @@ def report(*, phases: dict[str, Figures], students: int, think_s: float, pool: i
     # The rate windows a turn takes live in the site's cache: Redis as in production
     # when REDIS_URL is set (limits/rates.py), else the server process's memory.
     cache = "cache: Redis" if os.environ.get("REDIS_URL") else "cache: memory (REDIS_URL unset)"
-    print(f"coach: {students} students, model latency 0, {database}, {cache}, load average {load}")
+    web = "one web process" if processes == 1 else f"{processes} web processes (uvicorn --workers)"
+    print(
+        f"coach: {students} students, model latency 0, {web}, {database}, {cache}, "
+        f"load average {load}"
+    )
     print(
         "  server's own time = the request's time inside the server (handed to Django ->"
         " last body byte handed back)\n"
@@ -457,6 +477,13 @@ def main(argv: list[str] | None = None) -> int:
         "--paced-turns", type=int, default=2 if quick else PACED_TURNS, help="paced turns each"
     )
     parser.add_argument("--think", type=float, default=THINK_S, help="seconds between paced turns")
+    parser.add_argument(
+        "--web-processes",
+        type=int,
+        default=int(os.environ.get("BENCH_WEB_PROCESSES", "1")),
+        help="uvicorn worker processes (the goals are for one; set REDIS_URL with more, or "
+        "each process keeps its own rate windows)",
+    )
     # Called as main() by `python -m benchmarks`: the runner's argv is not ours.
     args = parser.parse_args(argv if argv is not None else [])
 
@@ -477,7 +504,7 @@ def main(argv: list[str] | None = None) -> int:
         created = json.loads(manage(env, "shell", "--no-imports", "-c", setup))
         students = [Student(username=name, argument_id=pk) for name, pk in created]
         port = free_port()
-        server = start_server(env, port)
+        server = start_server(env, port, processes=args.web_processes)
         asyncio.run(wait_until_up(port))
         runs = asyncio.run(
             run_students(
@@ -503,6 +530,7 @@ def main(argv: list[str] | None = None) -> int:
             students=args.students,
             think_s=args.think,
             pool=int(env.get("DATABASE_POOL_SIZE") or 0),
+            processes=args.web_processes,
         )
         # A missed speed target is reported, not failed (benchmarks/__init__.py);
         # a turn that did not end in a result is a wrong answer.
