@@ -130,7 +130,9 @@ class SessionStore(db.SessionStore):
         alias = router.db_for_read(model)
         connection = connections[alias]
         now = model._meta.get_field("expire_date").get_db_prep_value(timezone.now(), connection)
-        user_pk = _hinted_pk(self.session_key)
+        # One statement only where both tables live in the same database.
+        same_database = router.db_for_read(get_user_model()) == alias
+        user_pk = _hinted_pk(self.session_key) if same_database else None
         _PREFETCHED.set(None)
         with connection.cursor() as cursor:
             if user_pk is None:
