@@ -8,7 +8,9 @@ one user at the same instant cannot both take the last place:
   drops the moments out of the window, decides and adds, atomically: one
   round trip (a coach turn takes one on every message, and the lock, read,
   write and unlock of a cache entry were four; docs/coach.md, "Speed").
-  Reading the window without taking is one more. The decision is the same
+  Reading the window without taking is one more; an admission that may still
+  be refused on other grounds takes first and gives the hit back (`taking`:
+  one script a turn where a check and a take were two). The decision is the same
   as `limits.window.hit`'s (a test holds them together);
 - elsewhere (one process's memory) the moments are one cache entry, read,
   decided and written under a short lock of its own (an atomic ``cache.add``).
@@ -26,7 +28,8 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.core.cache import cache, caches
@@ -35,7 +38,7 @@ from django.core.cache.backends.redis import RedisCache
 from limits import window
 from limits.window import Usage
 
-__all__ = ["Usage", "check", "clock", "take"]
+__all__ = ["Usage", "check", "clock", "take", "taking"]
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +103,9 @@ def _decided(flat: list[Any], now: float, *, limit: int, period: float) -> Usage
     return window.usage(live, now=max([now, *live]), limit=limit, period=period)
 
 
-def _take_on_redis(client: Any, name: str, key: str, *, limit: int, period: float) -> Usage:
+def _take_on_redis(
+    client: Any, name: str, key: str, *, limit: int, period: float, member: str
+) -> Usage:
     now = clock()
     live = client.eval(
         _TAKE,
@@ -110,7 +115,7 @@ def _take_on_redis(client: Any, name: str, key: str, *, limit: int, period: floa
         repr(period),
         limit,
         math.ceil(period) + 1,
-        secrets.token_hex(8),  # two hits at one moment are two members
+        member,
     )
     return _decided(live, now, limit=limit, period=period)
 
@@ -141,31 +146,85 @@ def take(name: str, key: str, *, limit: int, period: float) -> Usage | None:
 
     None when there is no limit or the cache failed (the hit goes unchecked).
     """
+    return _take(name, key, limit=limit, period=period)[0]
+
+
+@contextmanager
+def taking(name: str, key: str, *, limit: int, period: float) -> Iterator[Usage | None]:
+    """`take`, for the block: a hit taken is given back if the block raises.
+
+    For an action that is refused after its hit was taken, on grounds of its own
+    (a spending quota): one round trip to the cache when it goes ahead, instead
+    of a `check` before those grounds and a `take` after them.
+    """
+    usage, give_back = _take(name, key, limit=limit, period=period)
+    try:
+        yield usage
+    except BaseException:
+        if give_back is not None:
+            give_back()
+        raise
+
+
+def _take(
+    name: str, key: str, *, limit: int, period: float
+) -> tuple[Usage | None, Callable[[], None] | None]:
+    """The usage, and how to give the hit back (None when none was taken)."""
     if limit <= 0:
-        return None
-    entry, lock = _key(name, key), f"{_key(name, key)}:lock"
+        return None, None
+    entry = _key(name, key)
     try:
         client = _redis()
         if client is not None:
-            return _take_on_redis(client, name, key, limit=limit, period=period)
-        for _attempt in range(LOCK_TRIES):
-            if cache.add(lock, 1, LOCK_SECONDS):
-                break
-            time.sleep(LOCK_PAUSE)  # only while this same user's other request holds it
-        else:
-            # Someone holds this user's window for a second: refuse rather than
-            # guess (one more try in a moment will do).
-            now = clock()
-            return Usage(count=limit, limit=limit, retry_at=now + 1)
-        try:
+            member = secrets.token_hex(8)  # two hits at one moment are two members
+            used = _take_on_redis(client, name, key, limit=limit, period=period, member=member)
+            moments = _moments_key(name, key)
+            return used, (lambda: _quietly(client.zrem, moments, member)) if used.allowed else None
+        with _window_lock(entry) as held:
+            if not held:
+                # Someone holds this user's window for a second: refuse rather than
+                # guess (one more try in a moment will do).
+                return Usage(count=limit, limit=limit, retry_at=clock() + 1), None
             now = clock()
             used, kept = window.hit(_hits(cache.get(entry)), now=now, limit=limit, period=period)
-            if used.allowed:
-                cache.set(entry, kept, math.ceil(period) + 1)
-            return used
-        finally:
-            # Held for a read and a write: long before its timeout frees it for another.
-            cache.delete(lock)
+            if not used.allowed:
+                return used, None
+            cache.set(entry, kept, math.ceil(period) + 1)
+        return used, lambda: _quietly(_drop_moment, entry, now, period)
     except Exception:  # noqa: BLE001 - see the module docstring
         logger.warning("rate %s not checked: the cache failed", name, exc_info=True)
-        return None
+        return None, None
+
+
+@contextmanager
+def _window_lock(entry: str) -> Iterator[bool]:
+    """This process's memory cache: the entry's own short lock (an atomic ``add``)."""
+    lock = f"{entry}:lock"
+    for _attempt in range(LOCK_TRIES):
+        if cache.add(lock, 1, LOCK_SECONDS):
+            break
+        time.sleep(LOCK_PAUSE)  # only while this same user's other request holds it
+    else:
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        # Held for a read and a write: long before its timeout frees it for another.
+        cache.delete(lock)
+
+
+def _drop_moment(entry: str, moment: float, period: float) -> None:
+    with _window_lock(entry) as held:
+        hits = _hits(cache.get(entry))
+        if held and moment in hits:
+            hits.remove(moment)
+            cache.set(entry, hits, math.ceil(period) + 1)
+
+
+def _quietly(give_back: Callable[..., Any], *args: Any) -> None:
+    # A hit that cannot be given back only counts once too often: never an error.
+    try:
+        give_back(*args)
+    except Exception:  # noqa: BLE001
+        logger.warning("a rate hit was not given back: the cache failed", exc_info=True)

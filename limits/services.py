@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -366,21 +367,23 @@ def admit(
     if not getattr(user, "is_authenticated", False) or is_exempt(user):
         return
     rate = _rate(action) if action else None
-    if rate is not None:
-        usage = rates.check(action, str(user.pk), limit=rate[0], period=rate[1])
+    # The hit is taken first (one round trip to the cache) and given back if the quota
+    # then refuses: a refused call never counts towards the rate.
+    hit = (
+        rates.taking(action, str(user.pk), limit=rate[0], period=rate[1])
+        if rate is not None
+        else nullcontext(None)
+    )
+    with hit as usage:
         if usage is not None and not usage.allowed:
             raise _refuse_rate(action, usage)
-    if reserve_usd is not None:
-        if not snapshot:
-            lock_user(user)
-        now, limits = local_now(), quota()
-        spend = _spend_for_admission(
-            user, limits=limits, now=now, reserve=reserve_usd, snapshot=snapshot
-        )
-        refusal = check_quota(quota=limits, spend=spend, reserve_usd=reserve_usd, now=now)
-        if refusal is not None:
-            raise _refuse_quota(refusal, limits=limits, reserve_usd=reserve_usd)
-    if rate is not None:
-        usage = rates.take(action, str(user.pk), limit=rate[0], period=rate[1])
-        if usage is not None and not usage.allowed:
-            raise _refuse_rate(action, usage)
+        if reserve_usd is not None:
+            if not snapshot:
+                lock_user(user)
+            now, limits = local_now(), quota()
+            spend = _spend_for_admission(
+                user, limits=limits, now=now, reserve=reserve_usd, snapshot=snapshot
+            )
+            refusal = check_quota(quota=limits, spend=spend, reserve_usd=reserve_usd, now=now)
+            if refusal is not None:
+                raise _refuse_quota(refusal, limits=limits, reserve_usd=reserve_usd)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -120,3 +121,38 @@ def test_it_counts_a_hit_recorded_by_a_clock_ahead_of_its_own(
     assert not refused.allowed and refused.count == 2
     assert refused.retry_at == 1_800_000_000.0 + 60
     assert rates.check(name, "7", limit=2, period=60) == refused
+
+
+def test_it_gives_a_hit_back_when_the_block_that_took_it_raises(
+    on_redis: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name = f"back-{uuid.uuid4().hex}"
+    assert rates.take(name, "7", limit=2, period=60).allowed
+    with pytest.raises(RuntimeError), rates.taking(name, "7", limit=2, period=60) as usage:
+        assert usage.allowed
+        raise RuntimeError("refused on other grounds")
+    assert rates.check(name, "7", limit=2, period=60).count == 1
+    with rates.taking(name, "7", limit=2, period=60) as usage:
+        assert usage.allowed
+    assert rates.check(name, "7", limit=2, period=60).count == 2
+
+
+@pytest.mark.django_db
+def test_a_coach_turn_admission_asks_redis_twice(
+    on_redis: None, monkeypatch: pytest.MonkeyPatch, django_user_model
+) -> None:
+    """The rate (one script) and the spend snapshot (one read), once the snapshot is kept."""
+    from limits.services import admit
+
+    student = django_user_model.objects.create_user(f"turns-{uuid.uuid4().hex[:8]}")
+    admit(user=student, action="coach_turn", reserve_usd=Decimal("0.01"), snapshot=True)
+    sent: list[str] = []
+    execute = redis.Redis.execute_command
+
+    def counting(self: redis.Redis, *args: Any, **options: Any) -> Any:
+        sent.append(str(args[0]).upper())
+        return execute(self, *args, **options)
+
+    monkeypatch.setattr(redis.Redis, "execute_command", counting)
+    admit(user=student, action="coach_turn", reserve_usd=Decimal("0.01"), snapshot=True)
+    assert sent == ["EVAL", "GET"]

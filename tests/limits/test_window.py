@@ -142,3 +142,36 @@ def test_it_refuses_a_student_who_straddles_the_hours_end(
     admit_run(user=student, action=action, reserve_usd=Decimal("0.1"))
     with pytest.raises(LimitReached):
         admit_run(user=student, action=action, reserve_usd=Decimal("0.1"))
+
+
+def test_it_gives_a_hit_back_when_the_block_that_took_it_raises(clock) -> None:
+    # This process's memory cache (tests/limits/test_rates_on_redis.py: Redis).
+    name = f"back-{clock['now']}"
+    assert rates.take(name, "7", limit=2, period=60).allowed
+    with pytest.raises(RuntimeError), rates.taking(name, "7", limit=2, period=60) as usage:
+        assert usage.allowed
+        raise RuntimeError("refused on other grounds")
+    assert rates.check(name, "7", limit=2, period=60).count == 1
+    with rates.taking(name, "7", limit=2, period=60) as usage:
+        assert usage.allowed
+    assert rates.check(name, "7", limit=2, period=60).count == 2
+
+
+@pytest.mark.django_db
+def test_a_call_the_quota_refuses_does_not_count_towards_the_rate(
+    clock, django_user_model, settings
+) -> None:
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "debate": (2, 3600)}
+    settings.MAX_RUNNING_DEBATES_PER_USER = 0
+    settings.QUOTA_DAILY_USD = Decimal("0.25")
+    student = django_user_model.objects.create_user("bo")
+    for _ in range(3):
+        with pytest.raises(LimitReached) as refused:
+            admit_run(user=student, action="debate", reserve_usd=Decimal("1"))
+        assert refused.value.code == "quota_exceeded"
+    settings.QUOTA_DAILY_USD = Decimal("5")
+    admit_run(user=student, action="debate", reserve_usd=Decimal("0.1"))
+    admit_run(user=student, action="debate", reserve_usd=Decimal("0.1"))
+    with pytest.raises(LimitReached) as refused:
+        admit_run(user=student, action="debate", reserve_usd=Decimal("0.1"))
+    assert refused.value.code == "rate_limited"
