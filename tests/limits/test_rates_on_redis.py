@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from limits import rates
 from limits.window import hit, usage
+from tests.limits.rate_checks import assert_a_hit_taken_in_a_failed_block_is_given_back
 from tests.services import require_redis_url
 
 
@@ -89,9 +90,9 @@ def test_it_lets_only_the_limit_through_when_many_take_at_once(on_redis: None) -
     assert sorted(allowed) == [False] * 5 + [True] * 3
 
 
-def test_it_takes_and_checks_in_one_command_each(
-    on_redis: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def redis_commands(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The name of every command sent to Redis from now on."""
     sent: list[str] = []
     execute = redis.Redis.execute_command
 
@@ -100,6 +101,11 @@ def test_it_takes_and_checks_in_one_command_each(
         return execute(self, *args, **options)
 
     monkeypatch.setattr(redis.Redis, "execute_command", counting)
+    return sent
+
+
+def test_it_takes_and_checks_in_one_command_each(on_redis: None, redis_commands: list[str]) -> None:
+    sent = redis_commands
     name = f"trips-{uuid.uuid4().hex}"
     assert rates.take(name, "7", limit=2, period=60).allowed
     assert sent == ["EVAL"]
@@ -123,36 +129,19 @@ def test_it_counts_a_hit_recorded_by_a_clock_ahead_of_its_own(
     assert rates.check(name, "7", limit=2, period=60) == refused
 
 
-def test_it_gives_a_hit_back_when_the_block_that_took_it_raises(
-    on_redis: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    name = f"back-{uuid.uuid4().hex}"
-    assert rates.take(name, "7", limit=2, period=60).allowed
-    with pytest.raises(RuntimeError), rates.taking(name, "7", limit=2, period=60) as usage:
-        assert usage.allowed
-        raise RuntimeError("refused on other grounds")
-    assert rates.check(name, "7", limit=2, period=60).count == 1
-    with rates.taking(name, "7", limit=2, period=60) as usage:
-        assert usage.allowed
-    assert rates.check(name, "7", limit=2, period=60).count == 2
+def test_it_gives_a_hit_back_when_the_block_that_took_it_raises(on_redis: None) -> None:
+    assert_a_hit_taken_in_a_failed_block_is_given_back(f"back-{uuid.uuid4().hex}")
 
 
 @pytest.mark.django_db
 def test_a_coach_turn_admission_asks_redis_twice(
-    on_redis: None, monkeypatch: pytest.MonkeyPatch, django_user_model
+    on_redis: None, request: pytest.FixtureRequest, django_user_model
 ) -> None:
     """The rate (one script) and the spend snapshot (one read), once the snapshot is kept."""
     from limits.services import admit
 
     student = django_user_model.objects.create_user(f"turns-{uuid.uuid4().hex[:8]}")
     admit(user=student, action="coach_turn", reserve_usd=Decimal("0.01"), snapshot=True)
-    sent: list[str] = []
-    execute = redis.Redis.execute_command
-
-    def counting(self: redis.Redis, *args: Any, **options: Any) -> Any:
-        sent.append(str(args[0]).upper())
-        return execute(self, *args, **options)
-
-    monkeypatch.setattr(redis.Redis, "execute_command", counting)
+    sent = request.getfixturevalue("redis_commands")  # counted from here on
     admit(user=student, action="coach_turn", reserve_usd=Decimal("0.01"), snapshot=True)
     assert sent == ["EVAL", "GET"]

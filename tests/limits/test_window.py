@@ -18,6 +18,7 @@ from engine.admission import admit_run
 from limits import rates
 from limits.services import LimitReached
 from limits.window import hit, usage
+from tests.limits.rate_checks import assert_a_hit_taken_in_a_failed_block_is_given_back
 
 HOUR = 3600.0
 
@@ -146,15 +147,7 @@ def test_it_refuses_a_student_who_straddles_the_hours_end(
 
 def test_it_gives_a_hit_back_when_the_block_that_took_it_raises(clock) -> None:
     # This process's memory cache (tests/limits/test_rates_on_redis.py: Redis).
-    name = f"back-{clock['now']}"
-    assert rates.take(name, "7", limit=2, period=60).allowed
-    with pytest.raises(RuntimeError), rates.taking(name, "7", limit=2, period=60) as usage:
-        assert usage.allowed
-        raise RuntimeError("refused on other grounds")
-    assert rates.check(name, "7", limit=2, period=60).count == 1
-    with rates.taking(name, "7", limit=2, period=60) as usage:
-        assert usage.allowed
-    assert rates.check(name, "7", limit=2, period=60).count == 2
+    assert_a_hit_taken_in_a_failed_block_is_given_back(f"back-{clock['now']}")
 
 
 @pytest.mark.django_db
