@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import QueryDict
@@ -28,6 +27,7 @@ from debates.models import AttackStatus, AttackType, DebateArgument, DropReason,
 from debates.state import load_state
 from debates.svg import GraphEdge, GraphNode, GraphWords, render_graph_svg
 from engine import services as engine_services
+from engine import sse as engine_sse
 from engine.models import (
     DEFAULT_BUDGET_USD,
     DEFAULT_ROUNDS,
@@ -364,8 +364,7 @@ def live_context(*, debate: Debate) -> dict[str, Any]:
         **_page_base(debate=debate),
         "mode": "live",
         "events_url": reverse("debates:events", kwargs={"pk": debate.pk}),
-        # After a failure ends the stream, the page asks again this often (live_stream.js).
-        "reopen_ms": round(settings.LIVE_REOPEN_SECONDS * 1000),
+        "reopen_ms": engine_sse.reopen_ms(),
         "strings": client_strings(),
     }
 

@@ -60,6 +60,7 @@ __all__ = [
     "frame",
     "give_stream_place_back",
     "parse_last_event_id",
+    "reopen_ms",
     "take_stream_place",
 ]
 
@@ -71,6 +72,12 @@ KEEPALIVE = ": keep-alive\n\n"
 RETRY_MS = 2000
 #: ... and after a refusal (too many streams open): long enough not to hammer.
 REFUSED_RETRY_MS = 30_000
+
+
+def reopen_ms() -> int:
+    """How long a live page waits to ask again once a failed run's stream has ended
+    (static/js/live_stream.js, doubling from there): a retry started elsewhere reaches it."""
+    return round(settings.LIVE_REOPEN_SECONDS * 1000)
 
 
 def frame(event: StreamedEvent) -> str:

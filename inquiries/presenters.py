@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from engine.models import Debate, DebateStatus, StageRun
+from engine.sse import reopen_ms
 from engine.stop_messages import stop_sentence
 from inquiries.graph import EDGES, NODES, RESEND
 
@@ -334,10 +334,9 @@ def detail_context(debate: Debate, user) -> dict:
         ],
         "is_owner": debate.creator_id == getattr(user, "pk", None),
         "stop_offered": debate.stop_offered_to(user),
-        # A failed run may be retried (here or in another tab): its page keeps following,
-        # asking again this often once the stream has ended (live_stream.js).
+        # A failed run may be retried (here or in another tab): its page keeps following.
         "follows": not debate.is_finished or debate.status == DebateStatus.FAILED,
-        "reopen_ms": round(settings.LIVE_REOPEN_SECONDS * 1000),
+        "reopen_ms": reopen_ms(),
     }
 
 

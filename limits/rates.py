@@ -216,8 +216,10 @@ def _window_lock(entry: str) -> Iterator[bool]:
 
 def _drop_moment(entry: str, moment: float, period: float) -> None:
     with _window_lock(entry) as held:
+        if not held:
+            return
         hits = _hits(cache.get(entry))
-        if held and moment in hits:
+        if moment in hits:
             hits.remove(moment)
             cache.set(entry, hits, math.ceil(period) + 1)
 

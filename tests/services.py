@@ -7,10 +7,13 @@ never a silent skip.
 """
 
 import os
+import uuid
+from typing import Any
 
 import pytest
+from django.test import override_settings
 
-__all__ = ["require_redis_url", "require_postgres_url"]
+__all__ = ["on_a_redis_cache", "require_redis_url", "require_postgres_url"]
 
 
 def require_redis_url() -> str:
@@ -31,3 +34,18 @@ def require_postgres_url() -> str:
     if not url.startswith(("postgres://", "postgresql://")):
         pytest.skip("DATABASE_URL does not name PostgreSQL: the suite runs on SQLite here")
     return url
+
+
+def on_a_redis_cache(backend: str, *, name: str) -> Any:
+    """``override_settings`` making the site's cache ``backend`` on REDIS_URL (skips without
+    it), under a key prefix of its own: nothing to flush, nothing shared with other tests."""
+    location = require_redis_url()
+    return override_settings(
+        CACHES={
+            "default": {
+                "BACKEND": backend,
+                "LOCATION": location,
+                "KEY_PREFIX": f"test-{name}-{uuid.uuid4().hex}",
+            }
+        }
+    )

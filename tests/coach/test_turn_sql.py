@@ -88,16 +88,24 @@ def test_it_sends_the_save_signals_to_whoever_listens(argument: Argument) -> Non
     assert seen == [("pre", True), ("post", True)]
 
 
-def test_it_reads_the_transcript_as_the_orm_query_did(argument: Argument) -> None:
-    texts = [
-        (Role.USER, "claim", "first"),
-        (Role.ASSISTANT, "claim", "reply one"),
-        (Role.USER, "grounds", "on another step"),
-        (Role.USER, "claim", "second"),
-        (Role.ASSISTANT, "claim", "reply two"),
-    ]
+# A transcript on two steps: (role, step, text), in the order they were said.
+EARLIER = [
+    (Role.USER, "claim", "first"),
+    (Role.ASSISTANT, "claim", "reply one"),
+    (Role.USER, "grounds", "on another step"),
+    (Role.USER, "claim", "second"),
+    (Role.ASSISTANT, "claim", "reply two"),
+]
+
+
+def _say(argument: Argument, texts: list[tuple[str, str, str]]) -> None:
     for role, step, text in texts:
         CoachMessage.objects.create(argument=argument, role=role, step=step, text=text)
+
+
+def test_it_reads_the_transcript_as_the_orm_query_did(argument: Argument) -> None:
+    texts = EARLIER
+    _say(argument, texts)
     last = CoachMessage.objects.filter(argument=argument).order_by("id").last()
     orm = CoachMessage.objects.filter(argument=argument, pk__lt=last.pk)
     expected = list(reversed(orm.order_by("-created_at", "-id").values_list("role", "text")[:3]))
@@ -114,14 +122,7 @@ def test_it_reads_the_transcript_as_the_orm_query_did(argument: Argument) -> Non
 def test_it_stores_a_message_and_reads_what_came_before_it_in_one_statement(
     argument: Argument,
 ) -> None:
-    texts = [
-        (Role.USER, "claim", "first"),
-        (Role.ASSISTANT, "claim", "reply one"),
-        (Role.USER, "grounds", "on another step"),
-        (Role.USER, "claim", "second"),
-    ]
-    for role, step, text in texts:
-        CoachMessage.objects.create(argument=argument, role=role, step=step, text=text)
+    _say(argument, EARLIER[:4])  # the student's "second" is the last before the new one
     expected = transcript(argument_id=argument.pk, before_id=None, limit=3, step="claim")
     message = CoachMessage(argument=argument, role=Role.USER, text="third \u00e9", step="claim")
     with CaptureQueriesContext(connection) as queries:

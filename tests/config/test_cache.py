@@ -3,27 +3,19 @@
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.core.cache import caches
-from django.test import override_settings
 
-from tests.services import require_redis_url
+from tests.services import on_a_redis_cache
 
 
 @pytest.fixture
-def shared_pool_cache() -> Iterator[str]:
-    url = require_redis_url()
-    backend = {
-        "BACKEND": "config.cache.SharedPoolRedisCache",
-        "LOCATION": url,
-        "KEY_PREFIX": f"test-cache-{uuid.uuid4().hex}",
-    }
-    with override_settings(CACHES={"default": backend}):
-        yield url
+def shared_pool_cache() -> Iterator[None]:
+    with on_a_redis_cache("config.cache.SharedPoolRedisCache", name="cache"):
+        yield
 
 
 def _in_a_thread_of_its_own(work: Any) -> Any:
@@ -35,7 +27,7 @@ def _in_a_thread_of_its_own(work: Any) -> Any:
     return result[0]
 
 
-def test_it_serves_every_request_from_one_connection(shared_pool_cache: str) -> None:
+def test_it_serves_every_request_from_one_connection(shared_pool_cache: None) -> None:
     def request(n: int) -> Any:
         cache = caches["default"]
         cache.set("seen", n, 30)
@@ -50,10 +42,9 @@ def test_it_serves_every_request_from_one_connection(shared_pool_cache: str) -> 
     assert pool._created_connections == 1  # one connection, reused: not one per request
 
 
-def test_djangos_own_backend_makes_a_pool_per_request(shared_pool_cache: str) -> None:
+def test_djangos_own_backend_makes_a_pool_per_request() -> None:
     """What config/cache.py is for: without it, every request connects anew."""
-    django_backend = {"BACKEND": "django.core.cache.backends.redis.RedisCache"}
-    with override_settings(CACHES={"default": {**django_backend, "LOCATION": shared_pool_cache}}):
+    with on_a_redis_cache("django.core.cache.backends.redis.RedisCache", name="cache"):
         pools = [
             _in_a_thread_of_its_own(lambda: caches["default"]._cache._get_connection_pool(True))
             for _ in range(3)

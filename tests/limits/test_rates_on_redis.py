@@ -16,25 +16,18 @@ from typing import Any
 
 import pytest
 import redis
-from django.test import override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from limits import rates
 from limits.window import hit, usage
 from tests.limits.rate_checks import assert_a_hit_taken_in_a_failed_block_is_given_back
-from tests.services import require_redis_url
+from tests.services import on_a_redis_cache
 
 
 @pytest.fixture
 def on_redis() -> Iterator[None]:
-    url = require_redis_url()
-    backend = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": url,
-        "KEY_PREFIX": f"test-rates-{uuid.uuid4().hex}",  # nothing to flush, nothing shared
-    }
-    with override_settings(CACHES={"default": backend}):
+    with on_a_redis_cache("django.core.cache.backends.redis.RedisCache", name="rates"):
         yield
 
 
