@@ -33,7 +33,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from contextlib import nullcontext
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -43,7 +42,6 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.db.models import DecimalField, Q, Sum
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.timesince import timeuntil
@@ -52,6 +50,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from config.money import format_money
 from limits import rates
+from limits.ledgers import SpendSource, spend_rows
 from limits.quota import Allowance, Quota, Spend, allowance, check_quota, day_start, month_start
 
 __all__ = [
@@ -72,7 +71,6 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 ZERO = Decimal(0)
-MONEY = DecimalField(max_digits=14, decimal_places=6)
 
 # What each rate-limited action is called in the refusal sentence.
 ACTION_NAMES = {
@@ -109,14 +107,6 @@ class LimitReached(ValidationError):
 # --- spend sources ------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class SpendSource:
-    model: type[models.Model]
-    user_field: str  # lookup from a row to its user's id: "owner", "argument__owner"
-    cost: Callable[[], Any]  # the row's cost as a query expression (built per query)
-    created_field: str = "created_at"
-
-
 _sources: dict[str, SpendSource] = {}
 
 
@@ -146,34 +136,17 @@ def local_now(now: datetime | None = None) -> datetime:
 
 
 def spend_by_user(user_ids: Iterable[int], *, now: datetime | None = None) -> dict[int, Spend]:
-    """Today's and this month's spend of each user, one grouped query per source."""
+    """Today's and this month's spend of each user, from every ledger in one statement."""
     ids = list(user_ids)
     now = local_now(now)
-    day_from, month_from = day_start(now), month_start(now)
     totals = {pk: [ZERO, ZERO] for pk in ids}
-    if not ids:
-        return {}
-    for source in _sources.values():
-        cost = source.cost()
-        rows = (
-            source.model._default_manager.filter(
-                **{f"{source.user_field}__in": ids, f"{source.created_field}__gte": month_from}
-            )
-            .order_by()
-            .values(source.user_field)
-            .annotate(
-                month=Sum(cost, output_field=MONEY),
-                today=Sum(
-                    cost,
-                    filter=Q(**{f"{source.created_field}__gte": day_from}),
-                    output_field=MONEY,
-                ),
-            )
-        )
-        for row in rows:
-            total = totals[row[source.user_field]]
-            total[0] += row["today"] or ZERO
-            total[1] += row["month"] or ZERO
+    rows = spend_rows(
+        list(_sources.values()), ids, day_from=day_start(now), month_from=month_start(now)
+    )
+    for user_id, month, today in rows:
+        total = totals[user_id]
+        total[0] += today or ZERO
+        total[1] += month or ZERO
     return {pk: Spend(today=today, month=month) for pk, (today, month) in totals.items()}
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
@@ -16,6 +17,7 @@ from django.test import AsyncClient
 
 from coach import intents
 from coach.models import Argument, CoachMessage, Role
+from limits.services import _snapshot_key, local_now
 from tests.coach.support import _post_turn, coach_result, post_turn, run
 from tests.fakes.anthropic_server import FakeAnthropicServer, Reply
 
@@ -74,7 +76,7 @@ def test_it_runs_no_more_statements_a_turn_than_it_did(
         CoachMessage(argument=argument, role=Role.USER, text=f"Cars out, take {n}.", step="claim")
         for n in range(30)
     )
-    fake_anthropic.enqueue(Reply.json(REPLY), Reply.json(REPLY))
+    fake_anthropic.enqueue(Reply.json(REPLY), Reply.json(REPLY), Reply.json(REPLY))
     client = AsyncClient()
     client.force_login(student)  # the sign-in's own statements are not the turn's
     payload = {"argument_id": argument.pk, "message": "Cities should ban cars.", "step": "claim"}
@@ -94,6 +96,15 @@ def test_it_runs_no_more_statements_a_turn_than_it_did(
     # Counted at the cursor, in every thread (the turn's ORM work runs in asgiref's).
     assert len(statements) <= MAX_STATEMENTS[connection.vendor], "\n".join(statements)
     assert len(commits) <= MAX_COMMITS[connection.vendor]
+
+    # A student who thinks for longer than the spend snapshot lasts: the turn reads every
+    # ledger again, in one statement (limits.ledgers), not one per ledger.
+    cache.delete(_snapshot_key(student.pk, local_now()))
+    statements.clear()
+    status, _, lines = run(_post_turn(client, {**payload, "message": "And in the suburbs."}))
+    assert status == 200 and lines[-1]["type"] == "result"
+    assert len(statements) <= MAX_STATEMENTS[connection.vendor] + 1, "\n".join(statements)
+    assert sum('"debates_debate"' in sql for sql in statements) == 1
 
 
 def test_it_does_not_reclassify_the_steps_earlier_messages_every_turn(
