@@ -141,6 +141,29 @@ def test_it_reopens_the_argument_for_a_student_with_an_extension(
     assert saved.status_code == 200
 
 
+def test_it_keeps_the_argument_read_only_when_only_another_student_has_an_extension(
+    student: Any, other_student: Any, assignment: Any, work: Any
+) -> None:
+    assignment.due_at = timezone.now() - timedelta(minutes=1)
+    assignment.save()
+    AssignmentExtension.objects.create(
+        assignment=assignment, student=other_student, due_at=timezone.now() + timedelta(days=1)
+    )
+    status, _, lines = post_turn(student, argument_id=work.pk, message="hi", step="claim")
+    assert status == 403 and lines[0]["error"] == "read_only"
+
+
+def test_it_does_not_count_a_failed_turn_against_the_quota(
+    fake_anthropic: FakeAnthropicServer, student: Any, assignment: Any, work: Any
+) -> None:
+    assignment.turn_quota = 1
+    assignment.save()
+    CoachTurn.objects.create(argument=work, step="claim", error_code="coach_stream_failed")
+    fake_anthropic.enqueue(Reply.json(coach_result(text="What is your position?")))
+    status, _, lines = post_turn(student, argument_id=work.pk, message="hello", step="claim")
+    assert status == 200 and lines[-1]["type"] == "result"
+
+
 def test_it_holds_the_advance_to_the_required_criteria(
     student: Any, assignment: Any, work: Any
 ) -> None:

@@ -6,6 +6,7 @@ queries are counted at the cursor, in whichever thread runs them.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -14,7 +15,10 @@ from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
 from django.test import AsyncClient
+from django.utils import timezone
 
+from classroom.models import Assignment, Classroom, Membership
+from classroom.services import start_submission
 from coach import intents
 from coach.models import Argument, CoachMessage, Role
 from limits.services import _snapshot_key, local_now
@@ -105,6 +109,42 @@ def test_it_runs_no_more_statements_a_turn_than_it_did(
     assert status == 200 and lines[-1]["type"] == "result"
     assert len(statements) <= MAX_STATEMENTS[connection.vendor] + 1, "\n".join(statements)
     assert sum('"debates_debate"' in sql for sql in statements) == 1
+
+
+def test_it_reads_an_assignments_rules_in_the_statement_that_reads_its_submission(
+    fake_anthropic: FakeAnthropicServer,
+    student: Any,
+    django_user_model: Any,
+    statements: list[str],
+) -> None:
+    # The class's turn: an assignment with a due date, an extension table to look in, a
+    # turn quota to count against and required criteria, as the coach's main journey has.
+    teacher = django_user_model.objects.create_user("teacher")
+    room = Classroom.objects.create(name="Rhetoric 101")
+    room.instructors.add(teacher)
+    Membership.objects.create(classroom=room, student=student)
+    assignment = Assignment.objects.create(
+        classroom=room,
+        title="City centres",
+        prompt="Should city centres be car-free?",
+        due_at=timezone.now() + timedelta(days=7),
+        turn_quota=40,
+        created_by=teacher,
+    )
+    work = start_submission(assignment=assignment, student=student).argument
+    fake_anthropic.enqueue(Reply.json(REPLY), Reply.json(REPLY))
+    client = AsyncClient()
+    client.force_login(student)
+    payload = {"argument_id": work.pk, "message": "Cities should ban cars.", "step": "claim"}
+    run(_post_turn(client, payload))
+    statements.clear()
+
+    status, _, lines = run(_post_turn(client, {**payload, "message": "Only in the centre."}))
+
+    assert status == 200 and lines[-1]["type"] == "result"
+    # As many as a turn outside any class: the submission, its assignment, this
+    # student's extension and the turns counted against the quota come in one statement.
+    assert len(statements) <= MAX_STATEMENTS[connection.vendor], "\n".join(statements)
 
 
 def test_it_does_not_reclassify_the_steps_earlier_messages_every_turn(
