@@ -11,11 +11,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from classroom.models import Assignment, Classroom, Membership
-from classroom.services import make_instructor, start_submission
+from classroom.services import make_instructor
 from coach.models import Argument, CoachMessage
 from coach.services import create_argument
 from tests.browser import sign_in
+from tests.classroom.support import work_for_an_assignment
 from tests.fakes.anthropic_wire import Reply
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -326,19 +326,16 @@ def test_it_moves_on_with_the_students_own_words_under_hints_only(
     users = get_user_model().objects
     teacher = make_instructor(user=users.create_user("teacher"))
     student = users.create_user("ada", password=PASSWORD)
-    room = Classroom.objects.create(name="Rhetoric")
-    room.instructors.add(teacher)
-    Membership.objects.create(classroom=room, student=student)
-    assignment = Assignment.objects.create(
-        classroom=room,
+    argument = work_for_an_assignment(
+        teacher=teacher,
+        student=student,
+        class_name="Rhetoric",
         title="Clean air",
         prompt="Should cities cut traffic to clean the air?",
         due_at=timezone.now() + timedelta(days=7),
         coach_policy="hints_only",
         required_criteria={"grounds": ["grounds_has_number_or_citation"]},
-        created_by=teacher,
     )
-    argument = start_submission(assignment=assignment, student=student).argument
     page.set_viewport_size({"width": 390, "height": 844})
     sign_in(page, live_asgi, "ada", PASSWORD)
     page.goto(f"{live_asgi.url}/coach/{argument.pk}/")

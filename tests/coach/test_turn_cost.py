@@ -17,11 +17,10 @@ from django.db.backends.utils import CursorWrapper
 from django.test import AsyncClient
 from django.utils import timezone
 
-from classroom.models import Assignment, Classroom, Membership
-from classroom.services import start_submission
 from coach import intents
 from coach.models import Argument, CoachMessage, Role
 from limits.services import _snapshot_key, local_now
+from tests.classroom.support import work_for_an_assignment
 from tests.coach.support import _post_turn, coach_result, post_turn, run
 from tests.fakes.anthropic_server import FakeAnthropicServer, Reply
 
@@ -119,19 +118,14 @@ def test_it_reads_an_assignments_rules_in_the_statement_that_reads_its_submissio
 ) -> None:
     # The class's turn: an assignment with a due date, an extension table to look in, a
     # turn quota to count against and required criteria, as the coach's main journey has.
-    teacher = django_user_model.objects.create_user("teacher")
-    room = Classroom.objects.create(name="Rhetoric 101")
-    room.instructors.add(teacher)
-    Membership.objects.create(classroom=room, student=student)
-    assignment = Assignment.objects.create(
-        classroom=room,
+    work = work_for_an_assignment(
+        teacher=django_user_model.objects.create_user("teacher"),
+        student=student,
         title="City centres",
         prompt="Should city centres be car-free?",
         due_at=timezone.now() + timedelta(days=7),
         turn_quota=40,
-        created_by=teacher,
     )
-    work = start_submission(assignment=assignment, student=student).argument
     fake_anthropic.enqueue(Reply.json(REPLY), Reply.json(REPLY))
     client = AsyncClient()
     client.force_login(student)

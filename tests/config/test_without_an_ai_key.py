@@ -18,10 +18,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from classroom.models import Assignment, Classroom, Membership
-from classroom.services import start_submission
 from coach.models import Argument
 from engine.models import Debate
+from tests.classroom.support import work_for_an_assignment
 from trials.models import Trial
 
 pytestmark = pytest.mark.django_db
@@ -48,18 +47,15 @@ def site(no_anthropic_key: None) -> dict[str, Any]:
     student = users.create_user("pupil")
     Debate.objects.create(topic="Demo: should cities ban cars?", is_demo=True, status="done")
     call_command("load_demo_trial", verbosity=0)
-    room = Classroom.objects.create(name="Civics")
-    room.instructors.add(teacher)
-    Membership.objects.create(classroom=room, student=student)
-    assignment = Assignment.objects.create(
-        classroom=room,
+    argument = work_for_an_assignment(
+        teacher=teacher,
+        student=student,
+        class_name="Civics",
         title="Start times",
         prompt="When should school start?",
         asks_trial=True,
         asks_stress_test=True,
-        created_by=teacher,
     )
-    argument = start_submission(assignment=assignment, student=student).argument
     Argument.objects.filter(pk=argument.pk).update(completed_at=timezone.now(), **ELEMENTS)
     failed = Trial.objects.create(
         owner=student, argument=argument, query="q", status="failed", failure="no_api_key"
@@ -75,7 +71,7 @@ def site(no_anthropic_key: None) -> dict[str, Any]:
             f"/trials/{failed.pk}/",
             f"/coach/{argument.pk}/",
             f"/arguments/{argument.pk}/stress/",
-            f"/assignments/{assignment.pk}/",
+            f"/assignments/{argument.submission.assignment_id}/",
             "/debates/new/",
             f"/debates/{Debate.objects.get(is_demo=True).pk}/",
             "/tournaments/new/",
