@@ -156,12 +156,38 @@ def manage(env: dict[str, str], *args: str) -> str:
 
 SETUP = """
 import json
+from datetime import timedelta
 from django.contrib.auth import get_user_model
+from django.utils import timezone
+from classroom.models import Assignment, Classroom, Membership
+from classroom.services import make_instructor, start_submission
 from coach.services import create_argument
+users = get_user_model().objects
+assignment = None
+if {in_class!r}:
+    # As in class: the arguments are the students' work for an assignment with a due
+    # date, a turn quota and a required criterion, so each turn reads its rules.
+    teacher = make_instructor(user=users.create_user({prefix!r} + "teacher"))
+    room = Classroom.objects.create(name={prefix!r} + "class")
+    room.instructors.add(teacher)
+    assignment = Assignment.objects.create(
+        classroom=room,
+        title="Cities and cars",
+        prompt="Should city centres be car-free?",
+        due_at=timezone.now() + timedelta(days=7),
+        turn_quota=1000,
+        required_criteria={{"grounds": ["grounds_has_number_or_citation"]}},
+        created_by=teacher,
+    )
 out = []
 for name in {names!r}:
-    user = get_user_model().objects.create_user(name, password={password!r})
-    out.append([name, create_argument(owner=user, title="Cities and cars", language="en").pk])
+    user = users.create_user(name, password={password!r})
+    if assignment is None:
+        argument = create_argument(owner=user, title="Cities and cars", language="en")
+    else:
+        Membership.objects.create(classroom=assignment.classroom, student=user)
+        argument = start_submission(assignment=assignment, student=user).argument
+    out.append([name, argument.pk])
 print(json.dumps(out))
 """
 
@@ -179,6 +205,8 @@ print(json.dumps({{str(m): l for m, l in rows.values_list("assistant_message_id"
 CLEANUP = """
 from django.contrib.auth import get_user_model
 from django.db import connection
+from classroom.models import Classroom
+Classroom.objects.filter(name__startswith={prefix!r}).delete()
 get_user_model().objects.filter(username__startswith={prefix!r}).delete()
 if connection.vendor == "postgresql":
     with connection.cursor() as cursor:
@@ -408,7 +436,13 @@ def print_phase(label: str, fig: Figures) -> None:
 
 
 def report(
-    *, phases: dict[str, Figures], students: int, think_s: float, pool: int = 0, processes: int = 1
+    *,
+    phases: dict[str, Figures],
+    students: int,
+    think_s: float,
+    pool: int = 0,
+    processes: int = 1,
+    in_class: bool = True,
 ) -> bool:
     database = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
     if os.environ.get("DATABASE_URL"):
@@ -418,8 +452,9 @@ def report(
     # when REDIS_URL is set (limits/rates.py), else the server process's memory.
     cache = "cache: Redis" if os.environ.get("REDIS_URL") else "cache: memory (REDIS_URL unset)"
     web = "one web process" if processes == 1 else f"{processes} web processes (uvicorn --workers)"
+    work = "an assignment of their class" if in_class else "arguments of their own, no class"
     print(
-        f"coach: {students} students, model latency 0, {web}, {database}, {cache}, "
+        f"coach: {students} students ({work}), model latency 0, {web}, {database}, {cache}, "
         f"load average {load}"
     )
     print(
@@ -492,6 +527,11 @@ def main(argv: list[str] | None = None) -> int:
         help="uvicorn worker processes (the goals are for one; set REDIS_URL with more, or "
         "each process keeps its own rate windows)",
     )
+    parser.add_argument(
+        "--outside-a-class",
+        action="store_true",
+        help="arguments of the students' own, in no assignment (the turn reads no class rules)",
+    )
     # Called as main() by `python -m benchmarks`: the runner's argv is not ours.
     args = parser.parse_args(argv if argv is not None else [])
 
@@ -508,7 +548,9 @@ def main(argv: list[str] | None = None) -> int:
             env.setdefault("DATABASE_POOL_SIZE", str(args.students + 10))
         manage(env, "migrate", "--noinput", "-v", "0")
         names = [f"{prefix}{index:02d}" for index in range(args.students)]
-        setup = SETUP.format(names=names, password=PASSWORD)
+        setup = SETUP.format(
+            names=names, password=PASSWORD, prefix=prefix, in_class=not args.outside_a_class
+        )
         created = json.loads(manage(env, "shell", "--no-imports", "-c", setup))
         students = [Student(username=name, argument_id=pk) for name, pk in created]
         port = free_port()
@@ -539,6 +581,7 @@ def main(argv: list[str] | None = None) -> int:
             think_s=args.think,
             pool=int(env.get("DATABASE_POOL_SIZE") or 0),
             processes=args.web_processes,
+            in_class=not args.outside_a_class,
         )
         # A missed speed target is reported, not failed (benchmarks/__init__.py);
         # a turn that did not end in a result is a wrong answer.
