@@ -71,7 +71,7 @@ class _Statement:
     sql: str
     params: tuple[Any, ...]
     slots: tuple[int, ...]  # the positions of the user's id in `params`
-    converters: dict[int, tuple[list, Any]]  # column -> (converters, expression)
+    selected: tuple[Any, ...]  # the expressions of the columns, for their converters
 
 
 _statements: dict[tuple, _Statement | None] = {}
@@ -103,10 +103,8 @@ def _compile(
     slots = tuple(i for i, value in enumerate(params) if value == _SENTINEL)
     if len(slots) != len(sources):
         return None  # the id did not go in as itself: read through the ORM instead
-    selected = [column[0] for column in compiler.select[: compiler.col_count]]
-    return _Statement(
-        sql=sql, params=tuple(params), slots=slots, converters=compiler.get_converters(selected)
-    )
+    selected = tuple(column[0] for column in compiler.select[: compiler.col_count])
+    return _Statement(sql=sql, params=tuple(params), slots=slots, selected=selected)
 
 
 def _statement(
@@ -124,11 +122,21 @@ def _statement(
 
 
 def _converted(rows: Iterable[tuple], statement: _Statement, alias: str) -> Iterator[tuple]:
+    # SQLCompiler.get_converters / apply_converters, with this thread's connection (the
+    # statement may have been compiled on another's).
     connection = connections[alias]
+    converters = [
+        (column, expression, converters)
+        for column, expression in enumerate(statement.selected)
+        if (
+            converters := connection.ops.get_db_converters(expression)
+            + expression.get_db_converters(connection)
+        )
+    ]
     for row in rows:
         values = list(row)
-        for column, (converters, expression) in statement.converters.items():
-            for converter in converters:
+        for column, expression, column_converters in converters:
+            for converter in column_converters:
                 values[column] = converter(values[column], expression, connection)
         yield tuple(values)
 
