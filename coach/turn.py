@@ -54,6 +54,7 @@ from coach.prompts import TurnFacts, build_messages, system_prompt
 from coach.schemas import CoachAIResult
 from coach.steps import STEPS
 from coach.turn_store import Accounting, TurnState, record_failure, record_success
+from config.request_threads import then_close_response
 from llm import LLMError, StreamDone, TextDelta
 
 __all__ = ["DELTA_INTERVAL_S", "ERROR_CODES", "run_turn"]
@@ -257,7 +258,7 @@ async def _turn_lines(state: TurnState, message: str, step: str) -> AsyncIterato
 
     async def fail(code: str, detail: str, **extra: Any) -> dict[str, Any]:
         extra.setdefault("accounting", Accounting())
-        await sync_to_async(record_failure)(
+        await sync_to_async(then_close_response(record_failure))(
             argument_id=argument.pk,
             step=state.shown_step,
             user_message_id=user_message_id,
@@ -311,7 +312,7 @@ async def _turn_lines(state: TurnState, message: str, step: str) -> AsyncIterato
             )
             return
         final = guarded.result.to_json()
-        saved = await sync_to_async(record_success)(
+        saved = await sync_to_async(then_close_response(record_success))(
             argument_id=argument.pk,
             step=current,
             user_message_id=user_message_id,

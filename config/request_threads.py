@@ -40,9 +40,13 @@ the query log) and one for ``response.close()`` after the response is sent
 receivers run in the chain's hop, first, in the request's thread as before;
 and a response whose body is already in memory is closed in that hop too,
 before it is sent: nothing of it remains to be produced, and the connection
-is given back sooner. A page costs one hop instead of three; a streamed
-response is still closed once it has been sent. ``handle`` is Django 5.2's
-with those two changes (a test holds the copy to Django's source).
+is given back sooner. A page costs one hop instead of three. A streamed
+response is closed once it has been sent, in a hop of its own, unless its
+iterator closed it already: one whose last sync work is done before its last
+lines (a coach turn stores its reply, then sends the line that names it) calls
+that work through ``then_close_response``, which closes the response in the
+same hop, so a turn crosses twice, not three times. ``handle`` is Django 5.2's
+with those changes (a test holds the copy to Django's source).
 """
 
 from __future__ import annotations
@@ -50,9 +54,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import inspect
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -62,7 +69,7 @@ from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import HttpRequest, HttpResponseBase
 from django.urls import set_script_prefix
 
-__all__ = ["POOLABLE", "PooledThreadsASGIHandler", "RequestThreads"]
+__all__ = ["POOLABLE", "PooledThreadsASGIHandler", "RequestThreads", "then_close_response"]
 
 # ThreadSensitiveContext takes an executor in asgiref 3.13 (the version installed with
 # Django 5.2 here); with an asgiref that does not, config/asgi.py keeps Django's handler.
@@ -71,6 +78,33 @@ POOLABLE = "executor" in inspect.signature(ThreadSensitiveContext).parameters
 
 def _nothing() -> None:
     return None
+
+
+# The streamed response the request's iterator is producing: set in the chain's hop,
+# which asgiref copies back to the event loop's side, where the iterator runs.
+_streamed: ContextVar[HttpResponseBase | None] = ContextVar("streamed_response", default=None)
+
+
+def then_close_response(work: Callable[..., Any]) -> Callable[..., Any]:
+    """`work`, then the streamed response this request is sending closed in the same thread.
+
+    For a streamed response's LAST sync work (run with ``sync_to_async``): after it
+    the iterator may still yield lines, but must touch no database, since the
+    request's connections go back with ``request_finished``. Closing here saves the
+    handler's own hop to close it once the last byte is sent (the module
+    docstring). Outside this handler, or if `work` raises, nothing is closed here.
+    """
+
+    @functools.wraps(work)
+    def work_then_close(*args: Any, **kwargs: Any) -> Any:
+        result = work(*args, **kwargs)
+        response = _streamed.get()
+        if response is not None and not getattr(response, "_closed_in_request_thread", False):
+            response.close()
+            response._closed_in_request_thread = True
+        return result
+
+    return work_then_close
 
 
 class _RequestExecutor(ThreadPoolExecutor):
@@ -156,6 +190,8 @@ class PooledThreadsASGIHandler(ASGIHandler):
                     response._handler_class = self.__class__
                     response.close()  # request_finished, before the bytes go (docstring)
                     response._closed_in_request_thread = True
+                else:
+                    _streamed.set(response)  # for then_close_response
                 return response
 
             self._middleware_chain = sync_to_async(started_chain_finished, thread_sensitive=True)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from asgiref import sync
+from django.core.signals import request_finished
 from django.test import Client
 
 from coach.models import Argument
@@ -82,7 +83,7 @@ async def _asgi_post(application: Any, path: str, body: bytes, cookies: str) -> 
     return messages[0]["status"], b"".join(m.get("body", b"") for m in messages[1:])
 
 
-def test_it_crosses_three_times_a_turn(
+def test_it_crosses_twice_a_turn(
     fake_anthropic: FakeAnthropicServer,
     student: Any,
     argument: Argument,
@@ -102,7 +103,47 @@ def test_it_crosses_three_times_a_turn(
     assert status == 200, reply
     assert json.loads(reply.splitlines()[-1])["type"] == "result"
     # Into a thread for request_started's receivers, the middleware chain and the view's
-    # checks (one hop for all of them), for saving the reply, and for closing the response
-    # once it is sent. Before the chain was built for sync: seven, and one back to the
-    # loop; before request_started joined the chain's hop: four.
-    assert crossings == {"to a thread": 3}, crossings
+    # checks (one hop for all of them), and for saving the reply and closing the response
+    # (config.request_threads.then_close_response). Before the chain was built for sync:
+    # seven, and one back to the loop; before request_started joined the chain's hop:
+    # four; before the response was closed with the reply's save: three.
+    assert crossings == {"to a thread": 2}, crossings
+
+
+@pytest.mark.parametrize("model_reply", ["an answer", "a broken stream"])
+def test_it_finishes_the_request_once_whether_the_turn_succeeds_or_fails(
+    fake_anthropic: FakeAnthropicServer,
+    student: Any,
+    argument: Argument,
+    settings: Any,
+    model_reply: str,
+) -> None:
+    # The response is closed with the turn's last save, not again once it is sent:
+    # request_finished (the database connections go back) comes once, either way.
+    from config.asgi import application
+
+    settings.ALLOWED_HOSTS = ["testserver"]
+    result = coach_result(text="Which cities?", confidence=0.5)
+    fake_anthropic.enqueue(
+        Reply.json(result)
+        if model_reply == "an answer"
+        else Reply.garbled(result, after_chars=20, garbage=b"\xff\xfe")
+    )
+    client = Client()
+    client.force_login(student)
+    cookies = f"sessionid={client.cookies['sessionid'].value}; csrftoken={CSRF}"
+    body = json.dumps({"argument_id": argument.pk, "message": "Ban cars.", "step": "claim"})
+    finished: list[Any] = []
+
+    def count(sender: Any, **kwargs: Any) -> None:
+        finished.append(sender)
+
+    request_finished.connect(count)
+    try:
+        status, reply = asyncio.run(_asgi_post(application, "/api/coach", body.encode(), cookies))
+    finally:
+        request_finished.disconnect(count)
+    last = json.loads(reply.splitlines()[-1])
+    assert status == 200
+    assert last.get("type") == "result" if model_reply == "an answer" else last.get("error")
+    assert len(finished) == 1, finished
