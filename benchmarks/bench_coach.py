@@ -530,7 +530,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--outside-a-class",
         action="store_true",
-        help="arguments of the students' own, in no assignment (the turn reads no class rules)",
+        default=os.environ.get("BENCH_OUTSIDE_A_CLASS") == "1",
+        help="arguments of the students' own, in no assignment (the turn reads no class rules); "
+        "BENCH_OUTSIDE_A_CLASS=1 through `python -m benchmarks`",
     )
     # Called as main() by `python -m benchmarks`: the runner's argv is not ours.
     args = parser.parse_args(argv if argv is not None else [])
