@@ -191,6 +191,13 @@ for name in {names!r}:
 print(json.dumps(out))
 """
 
+
+def students_setup(*, names: list[str], password: str, prefix: str, in_class: bool) -> str:
+    """The `manage.py shell` script that makes the students (and their class, `in_class`)
+    and prints each one's name and argument id as JSON."""
+    return SETUP.format(names=names, password=password, prefix=prefix, in_class=in_class)
+
+
 MODEL_TIMES = """
 import json
 from coach.models import CoachTurn
@@ -550,7 +557,7 @@ def main(argv: list[str] | None = None) -> int:
             env.setdefault("DATABASE_POOL_SIZE", str(args.students + 10))
         manage(env, "migrate", "--noinput", "-v", "0")
         names = [f"{prefix}{index:02d}" for index in range(args.students)]
-        setup = SETUP.format(
+        setup = students_setup(
             names=names, password=PASSWORD, prefix=prefix, in_class=not args.outside_a_class
         )
         created = json.loads(manage(env, "shell", "--no-imports", "-c", setup))

@@ -43,7 +43,6 @@ from pathlib import Path
 
 from benchmarks.bench_coach import (
     PASSWORD,
-    SETUP,
     Student,
     bench_env,
     free_port,
@@ -53,6 +52,7 @@ from benchmarks.bench_coach import (
     start_fake_anthropic,
     start_server,
     stop,
+    students_setup,
     wait_until_up,
 )
 from benchmarks.coach_http import Session
@@ -357,7 +357,13 @@ def main(argv: list[str] | None = None) -> int:
         manage(env, "migrate", "--noinput", "-v", "0")
         names = [f"{prefix}{index:02d}" for index in range(STUDENTS + 1)]
         created = json.loads(
-            manage(env, "shell", "--no-imports", "-c", SETUP.format(names=names, password=PASSWORD))
+            manage(
+                env,
+                "shell",
+                "--no-imports",
+                "-c",
+                students_setup(names=names, password=PASSWORD, prefix=prefix, in_class=False),
+            )
         )
         everyone = [Student(username=name, argument_id=pk) for name, pk in created]
         port = free_port()

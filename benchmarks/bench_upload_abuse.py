@@ -37,7 +37,6 @@ from pathlib import Path
 from benchmarks import bench_stream_abuse
 from benchmarks.bench_coach import (
     PASSWORD,
-    SETUP,
     Student,
     bench_env,
     free_port,
@@ -46,6 +45,7 @@ from benchmarks.bench_coach import (
     start_fake_anthropic,
     start_server,
     stop,
+    students_setup,
     wait_until_up,
 )
 from benchmarks.bench_stream_abuse import (
@@ -276,7 +276,13 @@ def main(argv: list[str] | None = None) -> int:
         manage(env, "migrate", "--noinput", "-v", "0")
         names = [f"{prefix}{index:02d}" for index in range(STUDENTS + UPLOADERS)]
         created = json.loads(
-            manage(env, "shell", "--no-imports", "-c", SETUP.format(names=names, password=PASSWORD))
+            manage(
+                env,
+                "shell",
+                "--no-imports",
+                "-c",
+                students_setup(names=names, password=PASSWORD, prefix=prefix, in_class=False),
+            )
         )
         everyone = [Student(username=name, argument_id=pk) for name, pk in created]
         case_files = json.loads(
