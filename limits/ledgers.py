@@ -18,18 +18,18 @@ Django 5.2). Reading several users (the admin's list) builds the union anew.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import DecimalField, Q, QuerySet, Sum
+from django.db.models import DecimalField, Model, Q, QuerySet, Sum
 
-__all__ = ["MONEY", "SpendSource", "spend_rows"]
+__all__ = ["SpendSource", "spend_rows"]
 
-MONEY = DecimalField(max_digits=14, decimal_places=6)
+_MONEY = DecimalField(max_digits=14, decimal_places=6)
 
 # Where one user's id goes in the statement compiled once: never a primary key.
 _SENTINEL = -987_654_321
@@ -42,9 +42,9 @@ _NOT_YET = object()
 
 @dataclass(frozen=True, slots=True)
 class SpendSource:
-    model: type
+    model: type[Model]
     user_field: str  # lookup from a row to its user's id: "owner", "argument__owner"
-    cost: Any  # a callable: the row's cost as a query expression (built per query)
+    cost: Callable[[], Any]  # the row's cost as a query expression (built per query)
     created_field: str = "created_at"
 
     def rows(self, users: dict[str, Any], *, day_from: datetime, month_from: datetime) -> QuerySet:
@@ -58,9 +58,9 @@ class SpendSource:
             .order_by()
             .values_list(self.user_field)
             .annotate(
-                month=Sum(cost, output_field=MONEY),
+                month=Sum(cost, output_field=_MONEY),
                 today=Sum(
-                    cost, filter=Q(**{f"{self.created_field}__gte": day_from}), output_field=MONEY
+                    cost, filter=Q(**{f"{self.created_field}__gte": day_from}), output_field=_MONEY
                 ),
             )
         )
