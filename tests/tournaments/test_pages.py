@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_UP, Decimal
 
 import pytest
@@ -221,7 +222,8 @@ def test_it_explains_a_failed_tournament_in_plain_words(client, ada, fake_model)
     page = client.get(reverse("tournaments:detail", args=[debate.pk])).content.decode()
 
     assert "The AI service was unavailable" in page
-    assert "529" not in page and debate.error not in page
+    # The status code as a number of its own: a random token on the page may hold the digits.
+    assert not re.search(r"\b529\b", page) and debate.error not in page
     assert reverse("debates:retry", args=[debate.pk]) in page
 
 
