@@ -154,6 +154,16 @@ def manage(env: dict[str, str], *args: str) -> str:
     return done.stdout
 
 
+def create_students(
+    env: dict[str, str], *, names: list[str], prefix: str, in_class: bool
+) -> list[Student]:
+    """The students `names` (password PASSWORD) with an argument each: their work for an
+    assignment of a class of their own (`in_class`), else an argument in no class."""
+    script = SETUP.format(names=names, password=PASSWORD, prefix=prefix, in_class=in_class)
+    created = json.loads(manage(env, "shell", "--no-imports", "-c", script))
+    return [Student(username=name, argument_id=pk) for name, pk in created]
+
+
 SETUP = """
 import json
 from datetime import timedelta
@@ -190,12 +200,6 @@ for name in {names!r}:
     out.append([name, argument.pk])
 print(json.dumps(out))
 """
-
-
-def students_setup(*, names: list[str], password: str, prefix: str, in_class: bool) -> str:
-    """The `manage.py shell` script that makes the students (and their class, `in_class`)
-    and prints each one's name and argument id as JSON."""
-    return SETUP.format(names=names, password=password, prefix=prefix, in_class=in_class)
 
 
 MODEL_TIMES = """
@@ -557,11 +561,9 @@ def main(argv: list[str] | None = None) -> int:
             env.setdefault("DATABASE_POOL_SIZE", str(args.students + 10))
         manage(env, "migrate", "--noinput", "-v", "0")
         names = [f"{prefix}{index:02d}" for index in range(args.students)]
-        setup = students_setup(
-            names=names, password=PASSWORD, prefix=prefix, in_class=not args.outside_a_class
+        students = create_students(
+            env, names=names, prefix=prefix, in_class=not args.outside_a_class
         )
-        created = json.loads(manage(env, "shell", "--no-imports", "-c", setup))
-        students = [Student(username=name, argument_id=pk) for name, pk in created]
         port = free_port()
         server = start_server(env, port, processes=args.web_processes)
         asyncio.run(wait_until_up(port))

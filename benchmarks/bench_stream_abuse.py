@@ -29,7 +29,6 @@ event loop shows as a /healthz p99 of seconds).
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
 import shutil
@@ -42,9 +41,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.bench_coach import (
-    PASSWORD,
     Student,
     bench_env,
+    create_students,
     free_port,
     manage,
     percentile,
@@ -52,7 +51,6 @@ from benchmarks.bench_coach import (
     start_fake_anthropic,
     start_server,
     stop,
-    students_setup,
     wait_until_up,
 )
 from benchmarks.coach_http import Session
@@ -356,16 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         env.update(UNLIMITED_TURNS)
         manage(env, "migrate", "--noinput", "-v", "0")
         names = [f"{prefix}{index:02d}" for index in range(STUDENTS + 1)]
-        created = json.loads(
-            manage(
-                env,
-                "shell",
-                "--no-imports",
-                "-c",
-                students_setup(names=names, password=PASSWORD, prefix=prefix, in_class=False),
-            )
-        )
-        everyone = [Student(username=name, argument_id=pk) for name, pk in created]
+        everyone = create_students(env, names=names, prefix=prefix, in_class=False)
         port = free_port()
         server = start_server(env, port)
         asyncio.run(wait_until_up(port))

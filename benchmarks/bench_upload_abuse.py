@@ -36,16 +36,15 @@ from pathlib import Path
 
 from benchmarks import bench_stream_abuse
 from benchmarks.bench_coach import (
-    PASSWORD,
     Student,
     bench_env,
+    create_students,
     free_port,
     manage,
     percentile,
     start_fake_anthropic,
     start_server,
     stop,
-    students_setup,
     wait_until_up,
 )
 from benchmarks.bench_stream_abuse import (
@@ -275,16 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         env["LOG_LEVEL"] = "ERROR"  # a quieter server (Django still logs each 400 on stderr)
         manage(env, "migrate", "--noinput", "-v", "0")
         names = [f"{prefix}{index:02d}" for index in range(STUDENTS + UPLOADERS)]
-        created = json.loads(
-            manage(
-                env,
-                "shell",
-                "--no-imports",
-                "-c",
-                students_setup(names=names, password=PASSWORD, prefix=prefix, in_class=False),
-            )
-        )
-        everyone = [Student(username=name, argument_id=pk) for name, pk in created]
+        everyone = create_students(env, names=names, prefix=prefix, in_class=False)
         case_files = json.loads(
             manage(env, "shell", "--no-imports", "-c", CASE_FILES.format(names=names[STUDENTS:]))
         )
