@@ -21,9 +21,9 @@ __all__ = ["turn_policy"]
 
 
 @cache
-def _submission_sql(alias: str, vendor: str) -> str:
-    """The submission, its assignment, this student's extension (unique per assignment and
-    student) and, under a turn quota, the turns that count against it."""
+def _rules_sql(alias: str, vendor: str) -> str:
+    """The argument's assignment (through its submission), this student's extension (unique
+    per assignment and student) and, under a turn quota, the turns that count against it."""
     quote = connections[alias].ops.quote_name
     submission, assignment = Submission._meta, Assignment._meta
     extension, turn = AssignmentExtension._meta, CoachTurn._meta
@@ -32,7 +32,7 @@ def _submission_sql(alias: str, vendor: str) -> str:
         return f"{quote(table)}.{quote(meta.get_field(name).column)}"
 
     return (
-        f"SELECT {columns(Submission, alias, 's')}, {columns(Assignment, alias, 'a')}, "
+        f"SELECT {columns(Assignment, alias, 'a')}, "
         f"{col('e', extension, 'due_at')}, "
         f"CASE WHEN {col('a', assignment, 'turn_quota')} IS NULL THEN NULL ELSE ("
         f"SELECT COUNT(*) FROM {quote(turn.db_table)} {quote('t')} "
@@ -50,13 +50,13 @@ def _submission_sql(alias: str, vendor: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Rules:
-    submission: Submission  # with its assignment
+    assignment: Assignment
     due: Any  # this student's due date: their extension's, else the assignment's
     turns_used: int | None  # the turns counted against the quota (None: no quota)
 
 
 def _rules(argument_id: int) -> _Rules | None:
-    """The argument's submission and what its assignment asks, in one statement written once.
+    """What the argument's assignment asks of this student, in one statement written once.
 
     ``Submission.objects.select_related("assignment")``, ``Assignment.due_for`` and
     the quota's count as SQL built once (coach.turn_sql says why): this runs on every
@@ -65,19 +65,17 @@ def _rules(argument_id: int) -> _Rules | None:
     """
     alias = router.db_for_read(Submission)
     with connections[alias].cursor() as cursor:
-        cursor.execute(_submission_sql(alias, connections[alias].vendor), ["", argument_id])
+        cursor.execute(_rules_sql(alias, connections[alias].vendor), ["", argument_id])
         row = cursor.fetchone()  # the argument is one-to-one with its submission
     if row is None:
         return None
-    first = len(Submission._meta.concrete_fields)
-    last = first + len(Assignment._meta.concrete_fields)
-    submission = from_row(Submission, alias, row[:first])
-    submission.assignment = assignment = from_row(Assignment, alias, row[first:last])
+    last = len(Assignment._meta.concrete_fields)
+    assignment = from_row(Assignment, alias, row[:last])
     (extended,) = convert(
         AssignmentExtension, alias, [AssignmentExtension._meta.get_field("due_at")], [row[last]]
     )
     return _Rules(
-        submission=submission,
+        assignment=assignment,
         due=extended if extended is not None else assignment.due_at,
         turns_used=row[last + 1],
     )
@@ -88,7 +86,7 @@ def turn_policy(argument: Any) -> Policy | None:
     rules = _rules(argument.pk)
     if rules is None:
         return None
-    assignment = rules.submission.assignment
+    assignment = rules.assignment
     locked = ""
     due = rules.due
     if due is not None and timezone.now() > due:

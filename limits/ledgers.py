@@ -125,18 +125,18 @@ def _converted(rows: Iterable[tuple], statement: _Statement, alias: str) -> Iter
     # SQLCompiler.get_converters / apply_converters, with this thread's connection (the
     # statement may have been compiled on another's).
     connection = connections[alias]
-    converters = [
-        (column, expression, converters)
+    columns = [
+        (column, expression, found)
         for column, expression in enumerate(statement.selected)
         if (
-            converters := connection.ops.get_db_converters(expression)
+            found := connection.ops.get_db_converters(expression)
             + expression.get_db_converters(connection)
         )
     ]
     for row in rows:
         values = list(row)
-        for column, expression, column_converters in converters:
-            for converter in column_converters:
+        for column, expression, converters in columns:
+            for converter in converters:
                 values[column] = converter(values[column], expression, connection)
         yield tuple(values)
 
