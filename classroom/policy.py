@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -13,39 +14,60 @@ from django.utils.translation import ngettext
 
 from classroom.criteria import criterion, failed_criteria, parse_required
 from classroom.models import Assignment, AssignmentExtension, CoachPolicy, Submission
-from coach.models import CoachTurn
-from coach.policy import Policy
+from coach.models import Argument, CoachTurn
+from coach.policy import JoinedRead, JoinedSQL, Policy
 from config.sql_rows import columns, convert, from_row
 
-__all__ = ["turn_policy"]
+__all__ = ["RULES_WITH_THE_ARGUMENT", "turn_policy"]
 
 
-@cache
-def _rules_sql(alias: str, vendor: str) -> str:
+def _rules_joined(alias: str, argument_pk: str) -> JoinedSQL:
     """The argument's assignment (through its submission), this student's extension (unique
-    per assignment and student) and, under a turn quota, the turns that count against it."""
+    per assignment and student) and, under a turn quota, the turns that count against it:
+    LEFT JOINs from the argument's row (`argument_pk`: its key column, qualified)."""
     quote = connections[alias].ops.quote_name
     submission, assignment = Submission._meta, Assignment._meta
     extension, turn = AssignmentExtension._meta, CoachTurn._meta
+    s, a, e, t = (quote(f"classroom_{name}") for name in ("s", "a", "e", "t"))
 
     def col(table: str, meta: Any, name: str) -> str:
-        return f"{quote(table)}.{quote(meta.get_field(name).column)}"
+        return f"{table}.{quote(meta.get_field(name).column)}"
 
-    return (
-        f"SELECT {columns(Assignment, alias, 'a')}, "
-        f"{col('e', extension, 'due_at')}, "
-        f"CASE WHEN {col('a', assignment, 'turn_quota')} IS NULL THEN NULL ELSE ("
-        f"SELECT COUNT(*) FROM {quote(turn.db_table)} {quote('t')} "
-        f"WHERE {col('t', turn, 'argument')} = {col('s', submission, 'argument')} "
-        f"AND {col('t', turn, 'error_code')} = %s) END "
-        f"FROM {quote(submission.db_table)} {quote('s')} "
-        f"JOIN {quote(assignment.db_table)} {quote('a')} "
-        f"ON {quote('a')}.{quote(assignment.pk.column)} = {col('s', submission, 'assignment')} "
-        f"LEFT JOIN {quote(extension.db_table)} {quote('e')} "
-        f"ON {col('e', extension, 'assignment')} = {col('s', submission, 'assignment')} "
-        f"AND {col('e', extension, 'student')} = {col('s', submission, 'student')} "
-        f"WHERE {col('s', submission, 'argument')} = %s"
+    return JoinedSQL(
+        columns=(
+            f"{columns(Assignment, alias, 'classroom_a')}, {col(e, extension, 'due_at')}, "
+            f"CASE WHEN {col(a, assignment, 'turn_quota')} IS NULL THEN NULL ELSE ("
+            f"SELECT COUNT(*) FROM {quote(turn.db_table)} {t} "
+            f"WHERE {col(t, turn, 'argument')} = {col(s, submission, 'argument')} "
+            f"AND {col(t, turn, 'error_code')} = %s) END"
+        ),
+        column_params=("",),  # the turns that count: those that did not fail
+        joins=(
+            f"LEFT JOIN {quote(submission.db_table)} {s} "
+            f"ON {col(s, submission, 'argument')} = {argument_pk} "
+            f"LEFT JOIN {quote(assignment.db_table)} {a} "
+            f"ON {a}.{quote(assignment.pk.column)} = {col(s, submission, 'assignment')} "
+            f"LEFT JOIN {quote(extension.db_table)} {e} "
+            f"ON {col(e, extension, 'assignment')} = {col(s, submission, 'assignment')} "
+            f"AND {col(e, extension, 'student')} = {col(s, submission, 'student')}"
+        ),
     )
+
+
+# The assignment's columns, the extension's due date, the count.
+_WIDTH = len(Assignment._meta.concrete_fields) + 2
+_ASSIGNMENT_PK_AT = [f.primary_key for f in Assignment._meta.concrete_fields].index(True)
+
+
+@cache
+def _rules_plan(alias: str, vendor: str) -> tuple[str, tuple[Any, ...]]:
+    """The rules read alone, for a page: the same joins from the argument's row."""
+    quote = connections[alias].ops.quote_name
+    meta = Argument._meta
+    pk = f"{quote(meta.db_table)}.{quote(meta.pk.column)}"
+    joined = _rules_joined(alias, pk)
+    sql = f"SELECT {joined.columns} FROM {quote(meta.db_table)} {joined.joins} WHERE {pk} = %s"
+    return sql, (*joined.column_params, *joined.join_params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,35 +77,52 @@ class _Rules:
     turns_used: int | None  # the turns counted against the quota (None: no quota)
 
 
-def _rules(argument_id: int) -> _Rules | None:
-    """What the argument's assignment asks of this student, in one statement written once.
-
-    ``Submission.objects.select_related("assignment")``, ``Assignment.due_for`` and
-    the quota's count as SQL built once (coach.turn_sql says why): this runs on every
-    coach turn in a class, and compiling the three cost more CPU than the rest of the
-    turn's reads together.
-    """
-    alias = router.db_for_read(Submission)
-    with connections[alias].cursor() as cursor:
-        cursor.execute(_rules_sql(alias, connections[alias].vendor), ["", argument_id])
-        row = cursor.fetchone()  # the argument is one-to-one with its submission
-    if row is None:
-        return None
+def _rules_from(alias: str, values: Sequence[Any]) -> _Rules | None:
+    """The rules from the joined columns' values; None when the argument has no assignment."""
     last = len(Assignment._meta.concrete_fields)
-    assignment = from_row(Assignment, alias, row[:last])
+    if values[_ASSIGNMENT_PK_AT] is None:  # no submission: written outside any assignment
+        return None
+    assignment = from_row(Assignment, alias, values[:last])
     (extended,) = convert(
-        AssignmentExtension, alias, [AssignmentExtension._meta.get_field("due_at")], [row[last]]
+        AssignmentExtension, alias, [AssignmentExtension._meta.get_field("due_at")], [values[last]]
     )
     return _Rules(
         assignment=assignment,
         due=extended if extended is not None else assignment.due_at,
-        turns_used=row[last + 1],
+        turns_used=values[last + 1],
     )
+
+
+def _rules(argument_id: int) -> _Rules | None:
+    """What the argument's assignment asks of this student, in one statement written once.
+
+    ``Submission.objects.select_related("assignment")``, ``Assignment.due_for`` and
+    the quota's count as SQL built once (coach.turn_sql says why): compiling the three
+    cost more CPU than the rest of a turn's reads together. A coach turn reads them
+    with the argument instead (`RULES_WITH_THE_ARGUMENT`).
+    """
+    alias = router.db_for_read(Submission)
+    sql, params = _rules_plan(alias, connections[alias].vendor)
+    with connections[alias].cursor() as cursor:
+        cursor.execute(sql, [*params, argument_id])
+        row = cursor.fetchone()
+    return None if row is None else _rules_from(alias, row)
 
 
 def turn_policy(argument: Any) -> Policy | None:
     """None for an argument written outside any assignment."""
-    rules = _rules(argument.pk)
+    return _policy(argument, _rules(argument.pk))
+
+
+def _joined_policy(argument: Any, values: Sequence[Any]) -> Policy | None:
+    return _policy(argument, _rules_from(router.db_for_read(Submission), values))
+
+
+# `turn_policy`'s read, joined to the coach's read of the argument (coach.policy).
+RULES_WITH_THE_ARGUMENT = JoinedRead(sql=_rules_joined, width=_WIDTH, policy=_joined_policy)
+
+
+def _policy(argument: Any, rules: _Rules | None) -> Policy | None:
     if rules is None:
         return None
     assignment = rules.assignment
@@ -110,14 +149,14 @@ def turn_policy(argument: Any) -> Policy | None:
         return [c.label(language) for c in failed_criteria(required, step=step, text=text)]
 
     policy = assignment.coach_policy
-    summary = {
-        CoachPolicy.COACH: "",
-        CoachPolicy.HINTS_ONLY: _(
+    summary = ""  # translated only when there is one: this runs on every turn in a class
+    if policy == CoachPolicy.HINTS_ONLY:
+        summary = _(
             "For this assignment the coach gives hints and asks questions, "
             "but never writes text for you."
-        ),
-        CoachPolicy.OFF: _("For this assignment the coach is off: type each part yourself."),
-    }.get(policy, "")
+        )
+    elif policy == CoachPolicy.OFF:
+        summary = _("For this assignment the coach is off: type each part yourself.")
     return Policy(
         proposals=policy == CoachPolicy.COACH,
         coach=policy != CoachPolicy.OFF,

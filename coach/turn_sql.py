@@ -26,30 +26,57 @@ from typing import Any
 from django.db import connections, router
 
 from coach.models import Argument, CoachMessage, Role
+from coach.policy import JoinedRead, Policy, joined_reads, policy_for
 from config.sql_rows import columns, from_row, insert, insert_statement, inserted, quote_for
 
-__all__ = ["load_argument", "store_and_read_transcript", "transcript"]
+__all__ = ["load_argument_and_policy", "store_and_read_transcript", "transcript"]
 
 
 @cache
-def _argument_sql(alias: str, vendor: str) -> str:
+def _argument_and_rules_plan(
+    alias: str, vendor: str, reads: tuple[JoinedRead, ...]
+) -> tuple[str, tuple[Any, ...]]:
+    """The argument's row with the columns of every joined policy read (coach.policy), and
+    the reads' own parameters, which come before the argument's id and owner."""
     quote = quote_for(alias)
     meta = Argument._meta
-    return (
-        f"SELECT {columns(Argument, alias)} FROM {quote(meta.db_table)} "
-        f"WHERE {quote(meta.pk.column)} = %s AND {quote(meta.get_field('owner').column)} = %s"
+    table = quote(meta.db_table)
+    parts = [read.sql(alias, f"{table}.{quote(meta.pk.column)}") for read in reads]
+    select = ", ".join([columns(Argument, alias, meta.db_table), *(p.columns for p in parts)])
+    joins = " ".join(p.joins for p in parts)
+    sql = (
+        f"SELECT {select} FROM {table} {joins} "
+        f"WHERE {table}.{quote(meta.pk.column)} = %s "
+        f"AND {table}.{quote(meta.get_field('owner').column)} = %s"
     )
+    params = [param for p in parts for param in p.column_params]
+    params += [param for p in parts for param in p.join_params]
+    return sql, tuple(params)
 
 
-def load_argument(*, owner: Any, argument_id: int) -> Argument | None:
-    """``Argument.objects.for_user(owner).filter(pk=argument_id).first()``, without compiling it."""
+def load_argument_and_policy(*, owner: Any, argument_id: int) -> tuple[Argument, Policy] | None:
+    """``Argument.objects.for_user(owner).filter(pk=argument_id).first()`` and
+    `coach.policy.policy_for` of it, in one statement written once: the policy's sources
+    that say how (an assignment's rules) are read with the argument, one round trip where
+    there were two. None when `owner` has no such argument."""
     if not getattr(owner, "is_authenticated", False):
         return None
     alias = router.db_for_read(Argument)
-    with connections[alias].cursor() as cursor:
-        cursor.execute(_argument_sql(alias, connections[alias].vendor), [argument_id, owner.pk])
+    reads = joined_reads()
+    connection = connections[alias]
+    sql, params = _argument_and_rules_plan(alias, connection.vendor, reads)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, argument_id, owner.pk])
         row = cursor.fetchone()
-    return None if row is None else from_row(Argument, alias, row)
+    if row is None:
+        return None
+    width = len(Argument._meta.concrete_fields)
+    argument = from_row(Argument, alias, row[:width])
+    joined: dict[JoinedRead, tuple[Any, ...]] = {}
+    for read in reads:
+        joined[read] = tuple(row[width : width + read.width])
+        width += read.width
+    return argument, policy_for(argument, joined=joined)
 
 
 @cache

@@ -23,11 +23,11 @@ from django.db import transaction
 
 from coach.intents import classify
 from coach.models import Argument, CoachMessage, CoachTurn, Role
-from coach.policy import OPEN, Policy, policy_for
+from coach.policy import OPEN, Policy
 from coach.prompts import HISTORY_LIMIT
 from coach.provenance import is_students_own
 from coach.steps import is_step
-from coach.turn_sql import load_argument, store_and_read_transcript, transcript
+from coach.turn_sql import load_argument_and_policy, store_and_read_transcript, transcript
 from config.sql_rows import insert, insert_linked
 from llm import Usage
 
@@ -167,10 +167,11 @@ def begin_turn(
     # shared snapshot anyway. A transaction would add BEGIN and COMMIT: two more round
     # trips, each a wait (docs/coach.md, "Speed").
     # The turn's statements are written once (coach.turn_sql), not compiled each turn.
-    argument = load_argument(owner=owner, argument_id=argument_id)
-    if argument is None:
+    # The argument with its policy's rules, in one statement (coach.policy.JoinedRead).
+    found = load_argument_and_policy(owner=owner, argument_id=argument_id)
+    if found is None:
         return None
-    policy = policy_for(argument)
+    argument, policy = found
     refused = refuse(policy) if refuse is not None else None
     if refused is not None:
         return refused

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import timedelta
 from typing import Any
@@ -13,6 +14,9 @@ from django.utils import timezone
 from classroom.models import AssignmentExtension
 from classroom.services import start_submission
 from coach.models import CoachMessage, CoachTurn
+from coach.policy import OPEN, Policy, policy_for
+from coach.services import create_argument
+from coach.turn_sql import load_argument_and_policy
 from tests.coach.support import coach_result, post_turn
 from tests.fakes.anthropic_server import FakeAnthropicServer, Reply
 
@@ -215,3 +219,52 @@ def test_it_does_not_open_the_coach_by_itself_when_it_is_off(
     assignment.save()
     page = client.get(f"/coach/{work.pk}/").content.decode()
     assert 'data-autostart="false"' in page and "the coach is off" in page
+
+
+def _as_compared(policy: Policy) -> dict[str, Any]:
+    """The policy's fields, its criteria check as what it says about a text without numbers."""
+    values = {f.name: getattr(policy, f.name) for f in dataclasses.fields(policy)}
+    values["criteria_check"] = policy.unmet("grounds", "Cars are loud.")
+    return values
+
+
+@pytest.mark.parametrize(
+    "state",
+    ["open", "quota_left", "quota_used", "past_due", "own_extension", "other_extension", "off"],
+)
+def test_it_gives_a_turn_the_policy_a_page_gets(
+    state: str, student: Any, other_student: Any, assignment: Any, work: Any
+) -> None:
+    # A turn reads the rules with the argument (coach.turn_sql.load_argument_and_policy),
+    # a page on their own (classroom.policy.turn_policy): both must say the same.
+    assignment.required_criteria = {"grounds": ["grounds_has_number_or_citation"]}
+    if state.startswith("quota"):
+        assignment.turn_quota = 2
+        for error_code in ("", "coach_stream_failed", "" if state == "quota_used" else "x"):
+            CoachTurn.objects.create(argument=work, step="claim", error_code=error_code)
+    if state.endswith("extension") or state == "past_due":
+        assignment.due_at = timezone.now() - timedelta(minutes=1)
+    if state.endswith("extension"):
+        AssignmentExtension.objects.create(
+            assignment=assignment,
+            student=student if state == "own_extension" else other_student,
+            due_at=timezone.now() + timedelta(days=1),
+        )
+    assignment.coach_policy = "off" if state == "off" else "hints_only"
+    assignment.save()
+
+    argument, joined = load_argument_and_policy(owner=student, argument_id=work.pk)
+    alone = policy_for(argument)
+
+    assert _as_compared(joined) == _as_compared(alone)
+    assert alone != OPEN
+    assert bool(alone.quota_refusal) == (state == "quota_used")
+    assert bool(alone.locked) == (state in ("past_due", "other_extension"))
+
+
+def test_it_gives_an_argument_outside_any_class_the_open_policy(
+    student: Any, assignment: Any
+) -> None:
+    own = create_argument(owner=student, title="My own", language="en")
+    assert load_argument_and_policy(owner=student, argument_id=own.pk)[1] == OPEN
+    assert policy_for(own) == OPEN

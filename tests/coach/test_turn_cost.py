@@ -52,17 +52,19 @@ def test_it_reads_the_argument_and_its_policy_once_per_turn(
     )
     assert status == 200 and lines[-1]["type"] == "result"
     selects = [sql for sql in statements if sql.lstrip().upper().startswith("SELECT")]
-    # The policy check and the turn used to read both twice (13 statements a turn, now 11).
-    assert sum('FROM "coach_argument"' in sql for sql in selects) == 1
-    assert sum('FROM "classroom_submission"' in sql for sql in selects) == 1
+    # The policy check and the turn used to read both twice (13 statements a turn, then 11);
+    # now the assignment's rules come in the argument's own statement (coach.policy.JoinedRead).
+    (argument_read,) = [sql for sql in selects if 'FROM "coach_argument"' in sql]
+    assert 'LEFT JOIN "classroom_submission"' in argument_read
+    assert not any('FROM "classroom_submission"' in sql for sql in selects)
 
 
 # Statements a turn may run: the session with its user (one statement once the process
-# has seen the session: accounts.sessions), the argument, its submission, the
+# has seen the session: accounts.sessions), the argument with its class's rules, the
 # student's message and the transcript (its latest messages and the step's; with the
 # message, one statement on PostgreSQL); the reply and the turn record (one statement on
 # PostgreSQL; SQLite: two, and the BEGIN of the transaction around them). A new one must be argued for here (docs/coach.md, "Speed").
-MAX_STATEMENTS = {"sqlite": 8, "postgresql": 5}
+MAX_STATEMENTS = {"sqlite": 7, "postgresql": 4}
 # Transactions a turn without a proposal commits: on PostgreSQL none (each write is one
 # statement; a BEGIN and a COMMIT are two more round trips); SQLite's around the two inserts.
 MAX_COMMITS = {"sqlite": 1, "postgresql": 0}
@@ -110,7 +112,7 @@ def test_it_runs_no_more_statements_a_turn_than_it_did(
     assert sum('"debates_debate"' in sql for sql in statements) == 1
 
 
-def test_it_reads_an_assignments_rules_in_the_statement_that_reads_its_submission(
+def test_it_reads_an_assignments_rules_in_the_statement_that_reads_the_argument(
     fake_anthropic: FakeAnthropicServer,
     student: Any,
     django_user_model: Any,
@@ -136,8 +138,8 @@ def test_it_reads_an_assignments_rules_in_the_statement_that_reads_its_submissio
     status, _, lines = run(_post_turn(client, {**payload, "message": "Only in the centre."}))
 
     assert status == 200 and lines[-1]["type"] == "result"
-    # As many as a turn outside any class: the submission, its assignment, this
-    # student's extension and the turns counted against the quota come in one statement.
+    # As many as a turn outside any class: the submission, its assignment, this student's
+    # extension and the turns counted against the quota come with the argument's row.
     assert len(statements) <= MAX_STATEMENTS[connection.vendor], "\n".join(statements)
 
 

@@ -15,7 +15,8 @@ from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 
 from coach.models import Argument, CoachMessage, CoachTurn, Role
-from coach.turn_sql import load_argument, store_and_read_transcript, transcript
+from coach.policy import OPEN
+from coach.turn_sql import load_argument_and_policy, store_and_read_transcript, transcript
 from config.sql_rows import from_row, insert
 
 pytestmark = pytest.mark.django_db
@@ -30,9 +31,10 @@ def test_it_loads_the_argument_as_the_orm_does(argument: Argument, student: Any)
     argument.provenance = {"claim": {"source": "student"}}
     argument.claim = "Cities should ban cars — «mostly»."
     argument.save()
-    loaded = load_argument(owner=student, argument_id=argument.pk)
+    loaded, policy = load_argument_and_policy(owner=student, argument_id=argument.pk)
     assert _orm_fields(loaded) == _orm_fields(Argument.objects.get(pk=argument.pk))
     assert loaded._state.adding is False and loaded._state.db == "default"
+    assert policy == OPEN  # written outside any class
 
 
 def test_it_finds_no_argument_of_someone_else_or_for_an_anonymous_caller(
@@ -40,9 +42,9 @@ def test_it_finds_no_argument_of_someone_else_or_for_an_anonymous_caller(
 ) -> None:
     from django.contrib.auth.models import AnonymousUser
 
-    assert load_argument(owner=other_student, argument_id=argument.pk) is None
-    assert load_argument(owner=AnonymousUser(), argument_id=argument.pk) is None
-    assert load_argument(owner=argument.owner, argument_id=argument.pk + 1000) is None
+    assert load_argument_and_policy(owner=other_student, argument_id=argument.pk) is None
+    assert load_argument_and_policy(owner=AnonymousUser(), argument_id=argument.pk) is None
+    assert load_argument_and_policy(owner=argument.owner, argument_id=argument.pk + 1000) is None
 
 
 def test_it_inserts_a_turn_with_the_values_save_would_store(argument: Argument) -> None:
