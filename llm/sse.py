@@ -54,29 +54,66 @@ class EventReader:
     def feed(self, chunk: bytes) -> Iterator[Event]:
         """The events this chunk completes, one at a time: a line that is not UTF-8
         raises where it stands, after the events before it (the SDK's order)."""
-        for line in chunk.splitlines(keepends=True):
-            self._pending += line
-            if self._pending.endswith(_EVENT_ENDS):
-                block, self._pending = self._pending, b""
-                yield from self._decode(block)
+        if b"\r" in chunk or b"\r" in self._pending:
+            yield from self._feed_lines(chunk)
+            return
+        # Lines end in LF only (the Messages API's stream). Then a blank line is where
+        # "\n\n" stands, and every "\n\n" is a blank line's end: everything up to the
+        # last one is whole events, the same lines the SDK's line-by-line gathering
+        # would decode, decoded at once.
+        pending = self._pending + chunk
+        last = pending.rfind(b"\n\n")
+        if last == -1:
+            self._pending = pending
+            return
+        complete, self._pending = pending[: last + 2], pending[last + 2 :]
+        try:
+            text = complete.decode("utf-8")
+        except UnicodeDecodeError:
+            # Some line is not UTF-8: the SDK's way, so it fails where the SDK fails.
+            rest, self._pending = self._pending, b""
+            yield from self._feed_lines(complete)
+            self._pending += rest
+            return
+        yield from self._read_lines(text)
+
+    def _read_lines(self, text: str) -> list[Event]:
+        """The events of whole lines, each ending in LF (`_line`'s reading, inline: a call
+        or a generator's resumption per line cost more than reading the line)."""
+        lines = text.split("\n")
+        lines.pop()  # after the last LF: splitlines() leaves nothing there
+        events: list[Event] = []
+        kind, data = self._event, self._data
+        for line in lines:
+            if not line:
+                if kind or data:  # an empty type is no type, as in the SDK
+                    events.append(Event(kind or None, "\n".join(data)))
+                kind, data = None, []
+            elif line[0] != ":":
+                name, _, value = line.partition(":")
+                if value[:1] == " ":
+                    value = value[1:]
+                if name == "event":
+                    kind = value
+                elif name == "data":
+                    data.append(value)
+        self._event, self._data = kind, data
+        return events
 
     def close(self) -> Iterator[Event]:
         """The events in what was left when the body ended (the SDK decodes it too)."""
         block, self._pending = self._pending, b""
         return self._decode(block)
 
+    def _feed_lines(self, chunk: bytes) -> Iterator[Event]:
+        # The SDK's own gathering (SSEDecoder._aiter_chunks), for any line ending.
+        for line in chunk.splitlines(keepends=True):
+            self._pending += line
+            if self._pending.endswith(_EVENT_ENDS):
+                block, self._pending = self._pending, b""
+                yield from self._decode(block)
+
     def _decode(self, block: bytes) -> Iterator[Event]:
+        # Line by line, so that a line that is not UTF-8 raises after the events before it.
         for raw_line in block.splitlines():
-            line = raw_line.decode("utf-8")
-            if not line:
-                if self._event or self._data:  # an empty type is no type, as in the SDK
-                    yield Event(self._event or None, "\n".join(self._data))
-                self._event, self._data = None, []
-            elif not line.startswith(":"):
-                name, _, value = line.partition(":")
-                if value.startswith(" "):
-                    value = value[1:]
-                if name == "event":
-                    self._event = value
-                elif name == "data":
-                    self._data.append(value)
+            yield from self._read_lines(raw_line.decode("utf-8") + "\n")

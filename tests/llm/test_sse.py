@@ -110,3 +110,58 @@ def as_the_sdk_reads(chunks: list[bytes]) -> list[tuple[int, str | None, str]]:
 @given(cut_streams())
 def test_it_passes_on_what_the_sdk_passes_on_as_soon_as_the_sdk_does(chunks):
     assert as_read(chunks) == as_the_sdk_reads(chunks)
+
+
+@st.composite
+def lf_streams(draw) -> list[bytes]:
+    """What the Messages API sends: every line ending in LF (the reader's fast path), cut
+    at random places, some of them inside a character or between the two LFs."""
+    event = st.tuples(
+        st.sampled_from(["message_start", "content_block_delta", "ping", "error", ""]),
+        st.lists(line_text, min_size=0, max_size=2),
+        st.lists(field_line, max_size=2),  # anything else, before the blank line or after
+    ).map(lambda e: [f"event: {e[0]}", *(f"data: {d}" for d in e[1]), *e[2], ""])
+    lines = [line for block in draw(st.lists(event, max_size=12)) for line in block]
+    body = "".join(line + "\n" for line in lines).encode()
+    cuts = sorted(draw(st.lists(st.integers(0, len(body)), max_size=8)))
+    bounds = [0, *cuts, len(body)]
+    return [body[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+
+
+@settings(max_examples=400, deadline=None)
+@given(lf_streams())
+def test_it_passes_on_what_the_sdk_passes_on_when_lines_end_in_lf(chunks):
+    assert as_read(chunks) == as_the_sdk_reads(chunks)
+
+
+def outcome(read_events) -> tuple[list[tuple[str | None, str]], bool]:
+    """The events read before the stream failed that the SDK's stream passes on, and
+    whether it failed on bad UTF-8."""
+    events = []
+    try:
+        for name, data in read_events:
+            events.append((name, data))
+    except UnicodeDecodeError:
+        return visible(events), True
+    return visible(events), False
+
+
+def reader_events(chunks: list[bytes]):
+    reader = EventReader()
+    for chunk in chunks:
+        for event in reader.feed(chunk):
+            yield event.event, event.data
+    for event in reader.close():
+        yield event.event, event.data
+
+
+@settings(max_examples=300, deadline=None)
+@given(lf_streams(), st.data())
+def test_it_fails_on_bytes_that_are_not_utf8_where_the_sdk_fails(chunks, data):
+    body = b"".join(chunks)
+    at = data.draw(st.integers(0, len(body)))
+    bad = body[:at] + data.draw(st.sampled_from([b"\xff", b"\xc3", b"\xe2\x80"])) + body[at:]
+    cut = data.draw(st.integers(0, len(bad)))
+    pieces = [piece for piece in (bad[:cut], bad[cut:]) if piece]
+    sdk = ((sse.event, sse.data) for sse in SSEDecoder().iter_bytes(iter(pieces)))
+    assert outcome(reader_events(pieces)) == outcome(sdk)
