@@ -117,6 +117,9 @@ class Source(models.Model):
     kind = models.CharField(_("kind"), max_length=10, choices=SourceKind.choices)
     text = models.TextField(_("text"))
     sha256 = models.CharField(_("SHA-256"), max_length=64, editable=False)
+    # Its spans, counted when it is added, before they are written (in batches): the
+    # case file's caps add these up, so a source still being written counts in full.
+    n_spans = models.PositiveIntegerField(_("spans"), default=0, editable=False)
     created_at = models.DateTimeField(_("added at"), auto_now_add=True)
 
     class Meta:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
 from django.utils.translation import gettext as _
 
 from casefiles.extraction import MAX_SOURCE_CHARS, ExtractionRefused, extract_text
@@ -80,6 +81,15 @@ def create_case_file(
     return case_file
 
 
+def _lock_for_new_sources(case_file: CaseFile) -> None:
+    """Take the case file's row lock until the transaction ends: sources added at once to
+    one case file are checked against its caps one after the other, each seeing the
+    others' counts (without it, two could each find room for one and both be stored).
+    SQLite has no row locks; its write transactions begin IMMEDIATE (settings), which
+    serialises them all."""
+    list(CaseFile.objects.select_for_update().filter(pk=case_file.pk).values_list("pk"))
+
+
 def _span_caps(case_file: CaseFile, n_spans: int) -> None:
     """Refuse a source that would take its case file past a cap (settings, README)."""
     per_source = settings.CASEFILE_MAX_SPANS_PER_SOURCE
@@ -101,7 +111,9 @@ def _span_caps(case_file: CaseFile, n_spans: int) -> None:
             % {"max": f"{max_sources:,}"}
         )
     per_case_file = settings.CASEFILE_MAX_SPANS_PER_CASE_FILE
-    held = Span.objects.filter(case_file=case_file).count()
+    # The sources' own counts, not the spans written: a source whose later batches are
+    # still to come holds its place in full (add_source writes in several transactions).
+    held = Source.objects.filter(case_file=case_file).aggregate(n=Sum("n_spans"))["n"] or 0
     if held + n_spans > per_case_file:
         raise SourceRefused(
             _(
@@ -150,6 +162,7 @@ def add_source(
     batch = SPAN_WRITE_BATCH
     try:
         with transaction.atomic():
+            _lock_for_new_sources(case_file)
             _refuse_while_an_inquiry_runs(case_file)
             _span_caps(case_file, len(pieces))
             origin = None
@@ -171,6 +184,7 @@ def add_source(
                 kind=kind,
                 text=text,
                 sha256=digest,
+                n_spans=len(pieces),
             )
             _write_spans(case_file, source, pieces, 0, batch)
     except IntegrityError:  # the same text added twice at once

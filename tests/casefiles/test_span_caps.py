@@ -138,3 +138,62 @@ def test_it_refuses_in_spanish_on_a_spanish_page(case_file, settings) -> None:
     with translation.override("es"), pytest.raises(services.SourceRefused) as refused:
         services.add_source(case_file=case_file, title="Muchos", text=_paragraphs(4))
     assert "más de 3 fragmentos" in refused.value.message
+
+
+@pytest.mark.django_db
+def test_it_counts_a_source_still_being_written_in_full(case_file, settings, monkeypatch) -> None:
+    # A source is written in batches, each its own transaction: another source added
+    # between two of them must see the first one's spans all counted, not the batches so far.
+    settings.CASEFILE_MAX_SPANS_PER_CASE_FILE = 30
+    monkeypatch.setattr(services, "SPAN_WRITE_BATCH", 5)
+    outcomes = []
+
+    def add_another_between_batches(seconds: float) -> None:
+        if not outcomes:
+            try:
+                services.add_source(case_file=case_file, title="Second", text=_paragraphs(10, "b"))
+                outcomes.append("stored")
+            except services.SourceRefused as refused:
+                outcomes.append(refused.message)
+
+    monkeypatch.setattr(services.time, "sleep", add_another_between_batches)
+    services.add_source(case_file=case_file, title="First", text=_paragraphs(25, "a"))
+
+    assert len(outcomes) == 1 and "would hold 35 spans" in outcomes[0]
+    assert list(Source.objects.values_list("title", "n_spans")) == [("First", 25)]
+    assert Span.objects.filter(case_file=case_file).count() == 25
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_lets_only_the_sources_that_fit_in_when_they_come_at_once(case_file, settings) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite's write transactions begin IMMEDIATE: they never run at once")
+    settings.CASEFILE_MAX_SPANS_PER_CASE_FILE = 30
+    both_in = threading.Barrier(2, timeout=10)
+    outcomes: list[str] = []
+
+    def add(word: str) -> None:
+        try:
+            services.add_source(case_file=case_file, title=word, text=_paragraphs(20, word))
+            outcomes.append("stored")
+        except services.SourceRefused:
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    original_lock = services._lock_for_new_sources
+
+    def meet_then_lock(case_file) -> None:
+        both_in.wait()
+        original_lock(case_file)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(services, "_lock_for_new_sources", meet_then_lock)
+        adders = [threading.Thread(target=add, args=(word,)) for word in ("one", "two")]
+        for adder in adders:
+            adder.start()
+        for adder in adders:
+            adder.join()
+
+    assert sorted(outcomes) == ["refused", "stored"]
+    assert Span.objects.filter(case_file=case_file).count() == 20
