@@ -37,10 +37,10 @@ import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from llm.loopback import LoopbackHandler, LoopbackHTTPServer, LoopbackServer, PromptCache
 from tests.fakes.anthropic_wire import (
     Reply,
     error_body,
@@ -103,23 +103,16 @@ def schema_example_responder(body: dict[str, Any]) -> Reply:
     return Reply.json(example_for_schema(schema))
 
 
-class _HTTPServer(ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = False
+class _HTTPServer(LoopbackHTTPServer):
     request_queue_size = 256
     allow_reuse_address = True
 
-    def handle_error(self, request, client_address) -> None:
-        # A client that drops its connection (aiohttp resets a kept-alive one it
-        # will not reuse, e.g. after a stream it stopped reading) is not an error
-        # of the server's; anything else is still printed.
-        if isinstance(sys.exc_info()[1], ConnectionError):
-            return
-        super().handle_error(request, client_address)
 
-
-class FakeAnthropicServer:
+class FakeAnthropicServer(LoopbackServer):
     """The scripted server. Thread-safe; replies are consumed in order."""
+
+    server_class = _HTTPServer
+    thread_name = "fake-anthropic"
 
     def __init__(
         self,
@@ -134,47 +127,15 @@ class FakeAnthropicServer:
         self.chunk_delay_ms = chunk_delay_ms
         self.responder: Responder | None = responder
         self.default_responder: Responder = no_reply_responder
-        self._address = (host, port)
+        super().__init__(host=host, port=port)
         self._lock = threading.Lock()
         self._queue: deque[Reply] = deque()
         self._requests: list[ReceivedRequest] = []
         self._ids = itertools.count(1)
-        self._cached_systems: set[str] = set()
-        self._httpd: _HTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        self._prompt_cache = PromptCache()
 
-    # --- lifecycle --------------------------------------------------------
-    def start(self) -> FakeAnthropicServer:
-        self._httpd = _HTTPServer(self._address, _make_handler(self))
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever,
-            kwargs={"poll_interval": 0.05},
-            name="fake-anthropic",
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
-
-    def __enter__(self) -> FakeAnthropicServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    @property
-    def port(self) -> int:
-        assert self._httpd is not None, "server not started"
-        return self._httpd.server_address[1]
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+    def handler_class(self) -> type[LoopbackHandler]:
+        return _Handler
 
     # --- scripting --------------------------------------------------------
     def enqueue(self, *replies: Reply) -> None:
@@ -186,7 +147,7 @@ class FakeAnthropicServer:
         with self._lock:
             self._queue.clear()
             self._requests.clear()
-            self._cached_systems.clear()
+            self._prompt_cache.clear()
         self.responder = None
         self.latency_ms = 0.0
         self.chunk_delay_ms = 0.0
@@ -234,66 +195,20 @@ class FakeAnthropicServer:
         Simulates prompt caching: a system block marked ``cache_control`` is
         written to the cache the first time and read from it afterwards.
         """
-        system = body.get("system") or ""
-        blocks = [{"type": "text", "text": system}] if isinstance(system, str) else system
-        cached_text = "".join(b.get("text", "") for b in blocks if b.get("cache_control"))
-        plain_text = "".join(b.get("text", "") for b in blocks if not b.get("cache_control"))
-        prompt_tokens = estimate_tokens(plain_text + json.dumps(body.get("messages", [])))
-        creation = read = 0
-        if cached_text:
-            with self._lock:
-                seen = cached_text in self._cached_systems
-                self._cached_systems.add(cached_text)
-            if seen:
-                read = estimate_tokens(cached_text)
-            else:
-                creation = estimate_tokens(cached_text)
-        usage = {
-            "input_tokens": prompt_tokens,
-            "output_tokens": estimate_tokens(reply.text or ""),
-            "cache_creation_input_tokens": creation,
-            "cache_read_input_tokens": read,
-        }
+        usage = self._prompt_cache.usage(body, reply.text or "")
         usage.update(reply.usage or {})
         return usage
 
 
-def _make_handler(server: FakeAnthropicServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(_Handler):
-        fake = server
-
-    return Handler
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class _Handler(LoopbackHandler):
     # Idle keep-alive connections give their thread back after this long.
     timeout = 120
-    fake: FakeAnthropicServer
 
-    def setup(self) -> None:
-        super().setup()
-        # Headers and body go out as separate small writes; with Nagle's
-        # algorithm on, the second waits for the client's delayed ACK (~40 ms
-        # on loopback), a stall no real API server has.
-        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
-        """Quiet: tests assert on ``server.requests`` instead."""
+    @property
+    def fake(self) -> FakeAnthropicServer:
+        return self.server.owner
 
     # --- plumbing ---------------------------------------------------------
-    def _send_json(
-        self, status: int, body: Mapping[str, Any], headers: Mapping[str, str] | None = None
-    ) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
-
     def _send_error_reply(self, reply: Reply, request_id: str) -> None:
         headers = {
             "request-id": request_id,
@@ -303,7 +218,7 @@ class _Handler(BaseHTTPRequestHandler):
         }
         if reply.should_retry is not None:
             headers["x-should-retry"] = "true" if reply.should_retry else "false"
-        self._send_json(reply.status, error_body(reply, request_id=request_id), headers)
+        self.send_json(reply.status, error_body(reply, request_id=request_id), headers)
 
     def _read_body(self) -> dict[str, Any] | None:
         length = int(self.headers.get("content-length") or 0)
@@ -345,7 +260,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._reject(400, "body must be a JSON object")
         if path == "/v1/messages/count_tokens":
             tokens = estimate_tokens(json.dumps([body.get("system"), body.get("messages")]))
-            return self._send_json(200, {"input_tokens": tokens})
+            return self.send_json(200, {"input_tokens": tokens})
         if path != "/v1/messages":
             return self._reject(404, f"no route POST {path}")
         problem = _invalid_messages_request(body)
@@ -376,7 +291,7 @@ class _Handler(BaseHTTPRequestHandler):
         )
         if reply.trickle:
             return self._trickle_plain(reply, payload, request_id)
-        self._send_json(200, payload, {"request-id": request_id})
+        self.send_json(200, payload, {"request-id": request_id})
 
     def _trickle_plain(self, reply: Reply, payload: Mapping[str, Any], request_id: str) -> None:
         """A non-streamed body sent ``chunk_chars`` bytes every ``chunk_delay_ms``."""

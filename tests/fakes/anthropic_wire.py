@@ -13,6 +13,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from llm.loopback import estimate_tokens
+
 __all__ = [
     "ERROR_TYPES",
     "Reply",
@@ -271,11 +273,6 @@ class Reply:
         if kind == "huge":
             return cls.huge(spec.pop("size"), **spec)
         raise ValueError(f"unknown reply kind {kind!r}")
-
-
-def estimate_tokens(text: str) -> int:
-    """A deterministic stand-in for a tokenizer: about 4 characters a token."""
-    return max(1, (len(text) + 3) // 4)
 
 
 def error_body(reply: Reply, *, request_id: str) -> dict[str, Any]:
