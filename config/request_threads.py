@@ -90,7 +90,9 @@ def then_close_response(work: Callable[..., Any]) -> Callable[..., Any]:
 
     For a streamed response's LAST sync work (run with ``sync_to_async``): after it
     the iterator may still yield lines, but must touch no database, since the
-    request's connections go back with ``request_finished``. Closing here saves the
+    request's connections go back with ``request_finished`` (from the loop it could
+    only through another hop into a thread: ``tests/coach/test_turn_thread_hops.py``
+    counts a turn's hops, answered and failed). Closing here saves the
     handler's own hop to close it once the last byte is sent (the module
     docstring). Outside this handler, or if `work` raises, nothing is closed here.
     """

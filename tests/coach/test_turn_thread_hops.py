@@ -117,9 +117,12 @@ def test_it_finishes_the_request_once_whether_the_turn_succeeds_or_fails(
     argument: Argument,
     settings: Any,
     model_reply: str,
+    crossings: Counter[str],
 ) -> None:
     # The response is closed with the turn's last save, not again once it is sent:
     # request_finished (the database connections go back) comes once, either way.
+    # And nothing after that save reaches the database: from the loop it could only
+    # through one more hop into a thread, which the count of crossings would show.
     from config.asgi import application
 
     settings.ALLOWED_HOSTS = ["testserver"]
@@ -139,6 +142,7 @@ def test_it_finishes_the_request_once_whether_the_turn_succeeds_or_fails(
         finished.append(sender)
 
     request_finished.connect(count)
+    crossings.clear()
     try:
         status, reply = asyncio.run(_asgi_post(application, "/api/coach", body.encode(), cookies))
     finally:
@@ -147,3 +151,4 @@ def test_it_finishes_the_request_once_whether_the_turn_succeeds_or_fails(
     assert status == 200
     assert last.get("type") == "result" if model_reply == "an answer" else last.get("error")
     assert len(finished) == 1, finished
+    assert crossings == {"to a thread": 2}, crossings
