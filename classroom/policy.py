@@ -115,7 +115,8 @@ def turn_policy(argument: Any) -> Policy | None:
 
 
 def _joined_policy(argument: Any, values: Sequence[Any]) -> Policy | None:
-    return _policy(argument, _rules_from(router.db_for_read(Submission), values))
+    # The values came with the argument's row, from its database.
+    return _policy(argument, _rules_from(argument._state.db, values))
 
 
 # `turn_policy`'s read, joined to the coach's read of the argument (coach.policy).

@@ -78,8 +78,8 @@ class EventReader:
         yield from self._read_lines(text)
 
     def _read_lines(self, text: str) -> list[Event]:
-        """The events of whole lines, each ending in LF (`_line`'s reading, inline: a call
-        or a generator's resumption per line cost more than reading the line)."""
+        """The events of whole lines, each ending in LF, read in one loop: a call or a
+        generator's resumption per line cost more than reading the line."""
         lines = text.split("\n")
         lines.pop()  # after the last LF: splitlines() leaves nothing there
         events: list[Event] = []
