@@ -65,8 +65,18 @@ def test_it_fills_the_live_bracket_as_matches_are_played(
         "() => document.querySelector('[data-tournament-live]').dataset.connection === 'closed'"
     )
 
-    # Keyboard: the first match link is reachable with Tab and opens its page.
+    # Keyboard: the first match link is reachable with Tab and opens its page, and keeps
+    # its focus when the bracket is re-rendered meanwhile (a late refresh once took it).
     page.locator(".bracket .match a").first.focus()
+    page.evaluate(
+        """() => new Promise((done) => {
+          document.body.addEventListener("htmx:afterSettle", done, { once: true });
+          const root = document.querySelector("[data-tournament-live]");
+          window.htmx.ajax("GET", root.dataset.bracketUrl,
+                           { target: "#tournament-live", swap: "outerHTML" });
+        })"""
+    )
+    assert page.evaluate("document.activeElement.closest('.bracket .match') !== null")
     page.keyboard.press("Enter")
     page.wait_for_selector(".transcript")
     assert page.locator("svg.chart polyline").count() == 1
