@@ -39,6 +39,40 @@
     while (notices.children.length > 3) notices.removeChild(notices.firstChild);
   }
 
+  // What the reader is in the middle of inside the section: the forms and notes they
+  // opened, the words they typed (an instructor's reason to hide a post), the field they
+  // are in. A resync replaces the section; this goes back into the new one.
+  function inProgress(section) {
+    var open = [];
+    section.querySelectorAll("details[open]").forEach(function (details) {
+      var post = details.closest("[id^='post-']");
+      var siblings = post ? post.querySelectorAll("details") : [];
+      open.push({ post: post && post.id, at: Array.prototype.indexOf.call(siblings, details) });
+    });
+    var typed = [];
+    section.querySelectorAll("input[id], textarea[id]").forEach(function (field) {
+      if (field.type !== "hidden" && field.value !== field.defaultValue) {
+        typed.push({ id: field.id, value: field.value });
+      }
+    });
+    var active = document.activeElement;
+    var focused = active && active.id && section.contains(active) ? active.id : null;
+    return { open: open, typed: typed, focused: focused };
+  }
+  function carryOn(kept) {
+    kept.open.forEach(function (entry) {
+      var post = entry.post && document.getElementById(entry.post);
+      var details = post && post.querySelectorAll("details")[entry.at];
+      if (details) details.open = true;
+    });
+    kept.typed.forEach(function (entry) {
+      var field = document.getElementById(entry.id);
+      if (field) field.value = entry.value;
+    });
+    var focused = kept.focused && document.getElementById(kept.focused);
+    if (focused) focused.focus();
+  }
+
   function resync() {
     if (pending) return;
     pending = setTimeout(function () {
@@ -48,7 +82,11 @@
         .then(function (html) {
           var fresh = html && fragment(html);
           var old = standing();
-          if (fresh && old && fresh.id === "standing") old.replaceWith(processed(fresh));
+          if (fresh && old && fresh.id === "standing") {
+            var kept = inProgress(old);
+            old.replaceWith(processed(fresh));
+            carryOn(kept);
+          }
         })
         .catch(function () { /* the next change tries again */ });
     }, Math.random() * 2000);

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from discussions import live
-from discussions.services import create_post
+from discussions.services import create_post, hide_post
 from tests.browser import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -59,3 +59,54 @@ def test_it_shows_an_objection_and_a_status_flip_live_and_tells_the_author(
     assert notices.get_attribute("aria-live") == "polite"
     assert "Your argument “Homework steals play time.” is now defeated" in notices.inner_text()
     assert page.evaluate("window.stillTheSamePage") is True
+
+
+def test_it_keeps_what_an_instructor_is_typing_when_the_section_is_read_again(
+    live_asgi: Any,
+    page: Any,
+    discussion: Any,
+    student: Any,
+    classmate: Any,
+    teacher: Any,
+    settings: Any,
+) -> None:
+    # Another post hidden (by a second instructor, or in another tab) makes every open
+    # page read the whole section again; the form this one has open, the reason typed in
+    # it and the focus stay.
+    settings.REDIS_URL = ""
+    settings.DISCUSSION_LIVE_POLL_SECONDS = 30  # the poke after the commit must carry it
+    teacher.set_password(PASSWORD)
+    teacher.save()
+    first = create_post(
+        discussion=discussion,
+        author=student,
+        claim="Homework steals play.",
+        premises=["Children need play."],
+        side="for",
+    )
+    second = create_post(
+        discussion=discussion,
+        author=classmate,
+        claim="Homework builds habits.",
+        premises=["Habits last."],
+        side="against",
+    )
+    sign_in(page, live_asgi, "teacher", PASSWORD)
+    page.goto(f"{live_asgi.url}/discussions/{discussion.pk}/")
+    deadline = time.monotonic() + 10
+    while live.followers(discussion.pk) != 1:
+        assert time.monotonic() < deadline, "the page opened no stream"
+        time.sleep(0.05)
+    post = page.locator(f"#post-{first.pk}")
+    post.get_by_text("Hide this post").click()
+    reason = post.get_by_label("Why (the author reads this)")
+    reason.fill("Off topic, half")
+    page.evaluate("document.getElementById('standing').dataset.before = '1'")
+
+    hide_post(post=second, reason="A duplicate.")
+
+    page.wait_for_function("() => !document.getElementById('standing').dataset.before")
+    assert page.locator(f"#post-{second.pk}").get_attribute("class").endswith("hidden-post")
+    assert post.locator("details.moderate").evaluate("details => details.open") is True
+    assert reason.input_value() == "Off topic, half"
+    assert page.evaluate("document.activeElement.id") == f"reason-{first.pk}"
