@@ -54,8 +54,9 @@ def _rules_joined(alias: str, argument_pk: str) -> JoinedSQL:
     )
 
 
+_ASSIGNMENT_COLUMNS = len(Assignment._meta.concrete_fields)
 # The assignment's columns, the extension's due date, the count.
-_WIDTH = len(Assignment._meta.concrete_fields) + 2
+_WIDTH = _ASSIGNMENT_COLUMNS + 2
 _ASSIGNMENT_PK_AT = [f.primary_key for f in Assignment._meta.concrete_fields].index(True)
 
 
@@ -79,7 +80,7 @@ class _Rules:
 
 def _rules_from(alias: str, values: Sequence[Any]) -> _Rules | None:
     """The rules from the joined columns' values; None when the argument has no assignment."""
-    last = len(Assignment._meta.concrete_fields)
+    last = _ASSIGNMENT_COLUMNS
     if values[_ASSIGNMENT_PK_AT] is None:  # no submission: written outside any assignment
         return None
     assignment = from_row(Assignment, alias, values[:last])

@@ -64,15 +64,14 @@ def from_row(model: type[Model], alias: str, values: Any) -> Model:
     Each value goes through the converters a query would apply (the backend's and
     the field's: JSON text, SQLite's dates and booleans), then ``Model.from_db``.
     """
-    fields = model._meta.concrete_fields
-    converted = convert(model, alias, fields, values)
-    return model.from_db(alias, _attnames(model), converted)
+    attnames = _attnames(model)
+    return model.from_db(alias, attnames, _converted(model, alias, attnames, values))
 
 
 @cache
-def _attnames(model: type[Model]) -> list[str]:
-    # Model.from_db only reads it (its length, zipped with the values).
-    return [f.attname for f in model._meta.concrete_fields]
+def _attnames(model: type[Model]) -> tuple[str, ...]:
+    # Model.from_db only reads it (its length, and which fields are there).
+    return tuple(f.attname for f in model._meta.concrete_fields)
 
 
 @cache
@@ -125,11 +124,15 @@ def rows_by_pks(model: type[Model], pks: Sequence[Any], *, for_update: bool = Fa
 
 def convert(model: type[Model], alias: str, fields: Sequence[Field], values: Any) -> list:
     """The values of `fields` (of `model`) as a query would give them, from a row's columns."""
+    return _converted(model, alias, tuple(f.attname for f in fields), values)
+
+
+def _converted(model: type[Model], alias: str, attnames: tuple[str, ...], values: Any) -> list:
     connection = connections[alias]
     converted = list(values)
-    if len(converted) != len(fields):
-        raise ValueError(f"{len(converted)} values for {len(fields)} fields of {model.__name__}")
-    plan = _conversions(model, alias, connection.vendor, tuple(f.attname for f in fields))
+    if len(converted) != len(attnames):
+        raise ValueError(f"{len(converted)} values for {len(attnames)} fields of {model.__name__}")
+    plan = _conversions(model, alias, connection.vendor, attnames)
     for at, column, backend, own in plan:
         value = converted[at]
         # The backend's converters come from this thread's connection, as a query's do.

@@ -42,13 +42,10 @@ class ScriptedModelServer(LoopbackServer):
     thread_name = "demo-model"
 
     def __init__(self, responder: Responder) -> None:
-        super().__init__()
+        super().__init__(_Handler)
         self.responder = responder
         self._prompt_cache = PromptCache()
         self._ids = itertools.count(1)
-
-    def handler_class(self) -> type[LoopbackHandler]:
-        return _Handler
 
     def next_id(self, prefix: str) -> str:
         return f"{prefix}_demo_{next(self._ids)}"

@@ -114,21 +114,21 @@ class LoopbackHandler(BaseHTTPRequestHandler):
 
 
 class LoopbackServer:
-    """Serves `handler_class()` on `host` (a free port by default) from a daemon thread until
+    """Serves `handler` on `host` (a free port by default) from a daemon thread until
     stopped; the handlers find this object as ``self.server.owner``."""
 
     server_class: type[LoopbackHTTPServer] = LoopbackHTTPServer
     thread_name = "loopback-model"
 
-    def __init__(self, *, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self, handler: type[LoopbackHandler], *, host: str = "127.0.0.1", port: int = 0
+    ) -> None:
+        self._handler = handler
         self._address = (host, port)
         self._httpd: LoopbackHTTPServer | None = None
 
-    def handler_class(self) -> type[LoopbackHandler]:
-        raise NotImplementedError
-
     def start(self) -> Self:
-        self._httpd = self.server_class(self._address, self.handler_class())
+        self._httpd = self.server_class(self._address, self._handler)
         self._httpd.owner = self
         threading.Thread(
             target=self._httpd.serve_forever,

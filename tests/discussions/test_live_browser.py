@@ -17,6 +17,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-enough-pass"
 
 
+def _wait_for_the_page_to_follow(discussion: Any) -> None:
+    deadline = time.monotonic() + 10
+    while live.followers(discussion.pk) != 1:
+        assert time.monotonic() < deadline, "the page opened no stream"
+        time.sleep(0.05)
+
+
 def test_it_shows_an_objection_and_a_status_flip_live_and_tells_the_author(
     live_asgi: Any, page: Any, discussion: Any, student: Any, classmate: Any, settings: Any
 ) -> None:
@@ -36,10 +43,7 @@ def test_it_shows_an_objection_and_a_status_flip_live_and_tells_the_author(
     head = page.locator(f"#post-{argument.pk}-head")
     assert head.locator(".badge.in").inner_text() == "stands"
     page.evaluate("window.stillTheSamePage = true")
-    deadline = time.monotonic() + 10
-    while live.followers(discussion.pk) != 1:
-        assert time.monotonic() < deadline, "the page opened no stream"
-        time.sleep(0.05)
+    _wait_for_the_page_to_follow(discussion)
 
     objection = create_post(
         discussion=discussion,
@@ -93,10 +97,7 @@ def test_it_keeps_what_an_instructor_is_typing_when_the_section_is_read_again(
     )
     sign_in(page, live_asgi, "teacher", PASSWORD)
     page.goto(f"{live_asgi.url}/discussions/{discussion.pk}/")
-    deadline = time.monotonic() + 10
-    while live.followers(discussion.pk) != 1:
-        assert time.monotonic() < deadline, "the page opened no stream"
-        time.sleep(0.05)
+    _wait_for_the_page_to_follow(discussion)
     post = page.locator(f"#post-{first.pk}")
     post.get_by_text("Hide this post").click()
     reason = post.get_by_label("Why (the author reads this)")

@@ -127,15 +127,12 @@ class FakeAnthropicServer(LoopbackServer):
         self.chunk_delay_ms = chunk_delay_ms
         self.responder: Responder | None = responder
         self.default_responder: Responder = no_reply_responder
-        super().__init__(host=host, port=port)
+        super().__init__(_Handler, host=host, port=port)
         self._lock = threading.Lock()
         self._queue: deque[Reply] = deque()
         self._requests: list[ReceivedRequest] = []
         self._ids = itertools.count(1)
         self._prompt_cache = PromptCache()
-
-    def handler_class(self) -> type[LoopbackHandler]:
-        return _Handler
 
     # --- scripting --------------------------------------------------------
     def enqueue(self, *replies: Reply) -> None:

@@ -36,12 +36,9 @@ class _Echo(LoopbackHandler):
 class _EchoServer(LoopbackServer):
     word = "hello"
 
-    def handler_class(self) -> type[LoopbackHandler]:
-        return _Echo
-
 
 def test_it_serves_its_handler_until_stopped_and_the_sdk_reads_the_answer():
-    with _EchoServer() as server:
+    with _EchoServer(_Echo) as server:
         client = anthropic.Anthropic(api_key="k", base_url=server.base_url, max_retries=0)
         answer = client.post("/anything", cast_to=object, body={})
         assert answer == {"echo": "hello"}
