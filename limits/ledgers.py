@@ -14,6 +14,11 @@ of ledgers: the ORM builds it with a sentinel where the user's id goes, and
 each read runs that SQL with the id in the sentinel's place and the rows through
 the converters the ORM's query would apply (``SQLCompiler.get_converters``,
 Django 5.2). Reading several users (the admin's list) builds the union anew.
+
+A statement is compiled under a lock: when a process starts, or a new day
+begins, the first turns of every student in a class arrive together, and
+without it each request thread compiled the same statement at once (15 of 20
+in one benchmark run, about 5 ms of CPU each).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from threading import Lock
 from typing import Any
 
 from django.db import connections, router
@@ -75,6 +81,7 @@ class _Statement:
 
 
 _statements: dict[tuple, _Statement | None] = {}
+_compiling = Lock()
 
 
 def _alias(sources: Sequence[SpendSource]) -> str | None:
@@ -113,11 +120,15 @@ def _statement(
     key = (alias, connections[alias].vendor, day_from, month_from, sources)
     # Request threads share the dict: read it once (another thread may clear it).
     statement = _statements.get(key, _NOT_YET)
-    if statement is _NOT_YET:
-        statement = _compile(sources, alias, day_from=day_from, month_from=month_from)
-        if len(_statements) >= _MAX_STATEMENTS:
-            _statements.clear()
-        _statements[key] = statement
+    if statement is not _NOT_YET:
+        return statement
+    with _compiling:  # one thread compiles; the others wait for it (module docstring)
+        statement = _statements.get(key, _NOT_YET)
+        if statement is _NOT_YET:
+            statement = _compile(sources, alias, day_from=day_from, month_from=month_from)
+            if len(_statements) >= _MAX_STATEMENTS:
+                _statements.clear()
+            _statements[key] = statement
     return statement
 
 

@@ -8,6 +8,8 @@ users, rows this month and earlier, both databases.
 from __future__ import annotations
 
 import random
+import threading
+import time
 from datetime import timedelta
 from decimal import Decimal
 from unittest import mock
@@ -121,6 +123,44 @@ def test_it_compiles_one_users_statement_once_a_day(django_user_model) -> None:
     # Two days, two statements: the second user's read reused the first's.
     assert compile_.call_count == 2
     assert bea_spend.today == Decimal("0.40")
+
+
+def test_it_compiles_a_statement_once_when_many_threads_ask_at_once() -> None:
+    # The first turns of a class after a start or at midnight come together: each
+    # request thread used to compile the same statement.
+    now = local_now()
+    sources = tuple(_sources.values())
+    ledgers._statements.clear()
+    compiled = ledgers._Statement(sql="SELECT 1", params=(), slots=(), selected=())
+    calls: list[int] = []
+
+    def slow_compile(*args, **kwargs):
+        calls.append(1)
+        time.sleep(0.05)  # wide enough for every thread to arrive while it runs
+        return compiled
+
+    threads_at_once = 8
+    start = threading.Barrier(threads_at_once)
+    got: list[object] = []
+
+    def ask() -> None:
+        start.wait()
+        got.append(
+            ledgers._statement(
+                sources, "default", day_from=day_start(now), month_from=month_start(now)
+            )
+        )
+
+    with mock.patch.object(ledgers, "_compile", side_effect=slow_compile):
+        threads = [threading.Thread(target=ask) for _ in range(threads_at_once)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=10)
+    ledgers._statements.clear()
+
+    assert len(calls) == 1
+    assert got == [compiled] * threads_at_once
 
 
 def test_it_reads_through_the_orm_when_the_id_does_not_go_in_as_itself(
