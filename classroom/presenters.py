@@ -1,4 +1,5 @@
-"""What a student's pages show of their classes: read-only shaping, no writes."""
+"""What a user's own page shows of their classes, as a student and as an instructor:
+read-only shaping, no writes."""
 
 from __future__ import annotations
 
@@ -6,12 +7,22 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import get_language
 
 from classroom.models import Assignment, Classroom, Submission
 
-__all__ = ["AssignmentRow", "ClassCard", "assignment_row", "page_language", "student_classes"]
+__all__ = [
+    "AssignmentRow",
+    "ClassCard",
+    "TaughtAssignment",
+    "TaughtClass",
+    "assignment_row",
+    "page_language",
+    "student_classes",
+    "taught_classes",
+]
 
 
 def page_language() -> str:
@@ -64,3 +75,43 @@ def student_classes(student: Any) -> list[ClassCard]:
             assignment_row(assignment, student=student, submission=mine.get(assignment.pk))
         )
     return [ClassCard(classroom=c, assignments=by_class[c.pk]) for c in classes]
+
+
+@dataclass(frozen=True, slots=True)
+class TaughtAssignment:
+    assignment: Assignment
+    started: int  # students who have started their work on it
+
+
+@dataclass(frozen=True, slots=True)
+class TaughtClass:
+    classroom: Classroom
+    students: int
+    assignments: list[TaughtAssignment]
+
+
+def taught_classes(user: Any) -> list[TaughtClass]:
+    """The classes `user` is an instructor of (a superuser's too: only their own, not
+    every class of the site), each with its students counted and its assignments with
+    how many students have started them. Three statements, however many classes."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    classes = list(
+        Classroom.objects.filter(instructors=user)
+        .annotate(student_count=Count("memberships", distinct=True))
+        .order_by("name", "id")
+    )
+    by_class: dict[int, list[TaughtAssignment]] = {c.pk: [] for c in classes}
+    assignments = (
+        Assignment.objects.filter(classroom__in=classes)
+        .annotate(started=Count("submissions", distinct=True))
+        .order_by("due_at", "id")
+    )
+    for assignment in assignments:
+        by_class[assignment.classroom_id].append(
+            TaughtAssignment(assignment=assignment, started=assignment.started)
+        )
+    return [
+        TaughtClass(classroom=c, students=c.student_count, assignments=by_class[c.pk])
+        for c in classes
+    ]

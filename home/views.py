@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
 
-from classroom.presenters import student_classes
+from classroom.presenters import student_classes, taught_classes
 from coach.models import Argument
 from engine.models import Debate
 from feedback.presenters import released_feedback
@@ -50,6 +50,10 @@ def signed_in(request: HttpRequest) -> HttpResponse:
 def dashboard(request: HttpRequest) -> HttpResponse:
     user = request.user
     classes = student_classes(user)
+    # An instructor's own classes come first; the student's card ("you are not in a
+    # class yet, your instructor gives you a code") is for those who teach none, or
+    # who also belong to a class as a student.
+    teaching = taught_classes(user)
     arguments = list(Argument.objects.for_user(user)[:RECENT])
     for argument in arguments:
         # Step names are in the argument's language, as on its own page.
@@ -65,6 +69,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "debate_groups": debates_by_format(user=user, per_format=RECENT),
             "demo_debate": Debate.objects.filter(is_demo=True).order_by("id").first(),
             "classes": classes,
+            "teaching": teaching,
             # The first open assignment not started: its Start comes before "Start an argument".
             "waiting": next(
                 (

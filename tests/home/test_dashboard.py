@@ -96,3 +96,54 @@ def test_it_puts_the_waiting_assignments_start_before_a_free_argument(world: dic
     start_submission(assignment=world["done"], student=world["ana"])
     start_submission(assignment=world["todo"], student=world["ana"])
     assert "is waiting for you" not in _page(world["ana"])
+
+
+def test_it_shows_an_instructor_the_classes_they_teach_not_a_code_to_ask_for(
+    world: dict,
+) -> None:
+    start_submission(assignment=world["done"], student=world["ana"])
+    room = world["done"].classroom
+    other = Classroom.objects.create(name="Someone else's seminar")
+    other.instructors.add(get_user_model().objects.create_user("colleague"))
+
+    body = _page(world["teacher"])
+
+    card = body[body.index('id="teaching-heading"') :]
+    card = card[: card.index("</section>")]
+    assert "Classes I teach" in card
+    assert f'href="/admin/classroom/classroom/{room.pk}/change/">Rhetoric 101</a>' in card
+    assert room.join_code in card
+    assert "1 student" in card
+    assert f'href="/admin/classroom/assignment/{world["done"].pk}/grid/">City centres</a>' in card
+    assert "1 of 1 started" in card and "0 of 1 started" in card
+    assert "seminar" not in body  # only their own classes
+    # The student's card would tell them to ask their instructor for a code.
+    assert "You are not in a class yet" not in body
+    assert 'id="classes-heading"' not in body
+
+
+def test_it_shows_a_student_no_teaching_card(world: dict) -> None:
+    body = _page(world["ana"])
+    assert 'id="teaching-heading"' not in body
+    assert 'id="classes-heading"' in body and "Rhetoric 101" in body
+
+
+def test_it_shows_an_instructor_who_is_also_a_student_both_cards(world: dict) -> None:
+    teacher = world["teacher"]
+    seminar = Classroom.objects.create(name="Staff seminar")
+    Membership.objects.create(classroom=seminar, student=teacher)
+
+    body = _page(teacher)
+
+    assert 'id="teaching-heading"' in body and 'id="classes-heading"' in body
+    classes = body[body.index('id="classes-heading"') :]
+    assert "Staff seminar" in classes[: classes.index("</section>")]
+
+
+def test_it_says_the_teaching_card_in_spanish(world: dict) -> None:
+    client = Client(headers={"accept-language": "es"})
+    client.force_login(world["teacher"])
+    body = client.get("/me/").content.decode()
+    assert "Clases que imparto" in body
+    assert "1 estudiante" in body
+    assert "0 de 1 la empezaron" in body
