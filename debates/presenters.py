@@ -24,6 +24,7 @@ from debates import events, services
 from debates.forms import MAX_PERSONAS, MIN_PERSONAS, DebateForm
 from debates.graph import snapshot
 from debates.models import AttackStatus, AttackType, DebateArgument, DropReason, TargetComponent
+from debates.persona_words import BUILT_IN, persona_name
 from debates.state import load_state
 from debates.svg import GraphEdge, GraphNode, GraphWords, render_graph_svg
 from engine import services as engine_services
@@ -344,6 +345,9 @@ def client_strings() -> dict[str, Any]:
         "labels": {"IN": _("Standing"), "OUT": _("Defeated"), "UNDEC": _("Undecided")},
         # A stop's sentence by its code; debate_live.js fills in the event's params.
         "stopDetails": stop_sentences(),
+        # The built-in personas' names as the reader reads them (events store the
+        # shipped English name; an instructor's own persona is shown as written).
+        "personaNames": {name: persona_name(name) for name in BUILT_IN},
         "eventTypes": {
             "debate_start": _("started"),
             "arguments_submitted": _("opening arguments"),
@@ -396,7 +400,7 @@ def graph_data(*, debate: Debate) -> tuple[list[GraphNode], list[GraphEdge]]:
         GraphNode(
             id=argument.key,
             label=labels.get(argument.key, ""),
-            speaker=argument.speaker,
+            speaker=persona_name(argument.speaker),  # in the reader's language
             round=argument.round,
             claim=argument.claim,
         )

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from argumentation.toulmin_graph import ClaimStatus, attack_node, defence_node, student_node
 from debates.models import AttackType
+from debates.persona_words import persona_name
 from debates.presenters import failure_message, graph_words
 from debates.svg import GraphEdge, GraphNode, render_graph_svg
 from engine.models import StopReason
@@ -23,10 +24,11 @@ __all__ = ["ELEMENT_NAMES", "STATUS_WORDS", "speaker_name", "status_context"]
 
 
 def speaker_name(name: object) -> str:
-    """Who raised an objection, as the page names them: the critical questions are the
-    site's own voice (a stored persona named in English), in the reader's language."""
+    """Who raised an objection, as the page names them, in the reader's language: the
+    critical questions are the site's own voice (a stored persona named in English), and
+    a built-in persona is named as the debates name it (an instructor's own as written)."""
     name = str(name)
-    return _("Critical questions") if name == CRITICAL_QUESTIONS_PERSONA else name
+    return _("Critical questions") if name == CRITICAL_QUESTIONS_PERSONA else persona_name(name)
 
 
 def ELEMENT_NAMES() -> dict[str, str]:  # noqa: N802 (a table, translated when asked)

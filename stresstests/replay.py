@@ -72,7 +72,7 @@ def _defence(payload: dict, stored: dict[int, Defence]) -> dict[str, Any]:
 def _reply(payload: dict, replies: dict[str, str]) -> dict[str, Any]:
     key = payload.get("argument")
     return {
-        "by": payload.get("persona") or "",
+        "by": speaker_name(payload.get("persona") or ""),
         "conceded": bool(payload.get("conceded")),
         "failed": bool(payload.get("failed")),
         "key": key,
@@ -105,7 +105,9 @@ def replay_steps(stress: StressTest) -> list[dict[str, Any]]:
         if kind in _SKIPPED:
             continue
         if kind == "debate_start":
-            step["personas"] = ", ".join(p.get("name", "") for p in payload.get("personas") or [])
+            step["personas"] = ", ".join(
+                speaker_name(p.get("name", "")) for p in payload.get("personas") or []
+            )
         elif kind in ("attacks_generated", "validation_complete"):
             step["round"] = payload.get("round")
             step["attacks"] = [
@@ -115,7 +117,7 @@ def replay_steps(stress: StressTest) -> list[dict[str, Any]]:
                 _attack(a, elements, student_key) for a in payload.get("dropped") or []
             ]
         elif kind in ("persona_failed", NO_OBJECTION_EVENT):
-            step["persona"] = payload.get("persona", "")
+            step["persona"] = speaker_name(payload.get("persona", ""))
         elif kind == CONCESSIONS_EVENT:
             step["conceded"] = list(payload.get("conceded") or [])
             step["failed"] = bool(payload.get("check_failed"))

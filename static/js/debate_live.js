@@ -56,6 +56,9 @@
     return (strings[group] && strings[group][key]) || key;
   }
 
+  // A built-in persona in the page's language; anyone else as their name is stored.
+  const personaName = (name) => (strings.personaNames || {})[name] || name;
+
   function setStatus(status) {
     if (!statusBadge || !status) return;
     statusBadge.textContent = t("statuses", status);
@@ -96,7 +99,7 @@
       const item = el("li", "opening");
       item.dataset.argumentId = String(argument.id);
       const head = el("p", "opening-head");
-      head.append(el("span", "arg-key", argument.id), el("span", "speaker", argument.speaker));
+      head.append(el("span", "arg-key", argument.id), el("span", "speaker", personaName(argument.speaker)));
       item.append(head, el("p", "claim", argument.claim));
       if ((argument.premises || []).length) {
         const premises = el("ul", "premises muted small");
@@ -131,7 +134,7 @@
       const head = el("p", "attack-head");
       head.append(
         el("span", `badge type ${attack.type}`, t("attackTypes", attack.type)),
-        el("span", "speaker", attack.speaker),
+        el("span", "speaker", personaName(attack.speaker)),
         el("span", "target", `${attack.from || "—"} → ${attack.to || attack.target} · ${t("components", attack.component)}[${attack.index}]`),
         el("span", "muted round-tag", `${strings.round} ${attack.round}`),
         el("span", "badge vstatus"),
@@ -165,7 +168,7 @@
 
   function personaFailed(p) {
     const template = p.round === 0 ? strings.personaFailedOpening : strings.personaFailed;
-    const text = template.replace("%(persona)s", p.persona || "?").replace("%(round)s", String(p.round));
+    const text = template.replace("%(persona)s", personaName(p.persona) || "?").replace("%(round)s", String(p.round));
     const list = field("persona-failures");
     list.append(el("li", "", text));
     list.hidden = false;
@@ -176,7 +179,7 @@
     debate_start(p) {
       setStatus("running");
       setStage(strings.stages.opening);
-      return (p.personas || []).map((persona) => persona.name).join(", ");
+      return (p.personas || []).map((persona) => personaName(persona.name)).join(", ");
     },
     arguments_submitted(p) {
       addArguments(p.arguments);

@@ -155,6 +155,15 @@ def test_it_replays_a_finished_debate_from_its_stored_events(
     said = "1 argument" if opening == 1 else f"{opening} arguments"
     assert said in text(page, "[data-field=timeline]")
 
+    # In Spanish the script names the built-in personas as the page does, from the
+    # English names stored with the events.
+    page.context.add_cookies([{"name": "django_language", "value": "es", "url": live_asgi.url}])
+    page.goto(f"{live_asgi.url}/debates/{debate.pk}/replay/")
+    page.get_by_role("button", name="Ir al final").click()
+    speakers = page.locator("[data-field=openings] .speaker").all_text_contents()
+    assert speakers and not any(name.startswith("The ") for name in speakers)
+    assert {"El Empirista", "El Guardián"} & set(speakers)
+
 
 def test_it_recomputes_the_estimate_as_personas_are_picked(live_asgi, page, ada) -> None:
     page.goto(f"{live_asgi.url}/debates/new/")

@@ -139,3 +139,23 @@ def test_it_reads_the_sentences_stored_before_the_codes_back_into_codes() -> Non
         {"stage": "attacks", "round": 2, "estimate": "0.0123", "left": "0.0050", "budget": "1.00"},
     )
     assert legacy_code("Something new.") is None
+
+
+@pytest.mark.django_db
+def test_the_spanish_pages_name_the_built_in_personas_in_spanish(client: Client) -> None:
+    # The header said "El Guardián" while every argument, attack and graph node below
+    # said "The Guardian" (the name stored with the debate).
+    call_command("load_demo_debate", verbosity=0)
+    client.force_login(make_user("ana"))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    pk = Debate.objects.get(is_demo=True).pk
+
+    result = client.get(f"/debates/{pk}/").content.decode()
+    assert "El Guardián:" in result
+    assert "The Guardian" not in result and "The Innovator" not in result
+    # The replay draws its names from the stored events: the page gives it the map.
+    replay = client.get(f"/debates/{pk}/replay/").content.decode()
+    strings = json.loads(
+        replay.split('id="debate-strings" type="application/json">')[1].split("<")[0]
+    )
+    assert strings["personaNames"]["The Guardian"] == "El Guardián"

@@ -86,3 +86,19 @@ def test_it_marks_the_arguments_words_with_its_language_on_a_spanish_page(
     assert f'<span class="referee" lang="en">{escape(refused.explanation)}</span>' in page
     spanish = " ".join(text for text, _behind in text_nodes(page))  # skips lang="en"
     assert "No aceptada" in spanish and refused.explanation not in spanish
+
+
+def test_it_names_the_demo_s_personas_in_the_readers_language(
+    no_anthropic_key, client, ada, settings
+) -> None:
+    # The objections and the graph named a built-in persona as stored ("by The
+    # Innovator") on a Spanish page whose header said "El Innovador".
+    call_command("load_demo_stress_test")
+    stress = StressTest.objects.get()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+
+    for name in ("detail", "replay"):
+        page = client.get(reverse(f"stresstests:{name}", args=[stress.pk])).content.decode()
+        assert "El Innovador" in page, name
+        for english in ("The Innovator", "The Guardian", "The Empiricist"):
+            assert english not in page, (name, english)
