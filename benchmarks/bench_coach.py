@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.coach_http import Session
+from benchmarks.wakes import voluntary_switches, wake_cost_us
 
 __all__ = ["main"]
 
@@ -332,6 +333,7 @@ class PhaseRun:
     students: list[Student]
     elapsed_s: float
     server_cpu_s: float | None
+    server_wakes: int | None = None
 
 
 async def run_phase(
@@ -347,15 +349,18 @@ async def run_phase(
             await asyncio.sleep(pauses[student.username][index])
             await coach_turn(student, MESSAGES[index % len(MESSAGES)], record=True)
 
+    wakes_before = voluntary_switches(server_pid)
     cpu_before, started = cpu_seconds(server_pid), time.perf_counter()
     await asyncio.gather(*(chat(student) for student in students))
     elapsed, cpu_after = time.perf_counter() - started, cpu_seconds(server_pid)
+    wakes_after = voluntary_switches(server_pid)
     cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    wakes = None if wakes_before is None or wakes_after is None else wakes_after - wakes_before
     # Each phase reports only its own turns: hand them over and start afresh.
     done = [Student(s.username, s.argument_id, turns=s.turns) for s in students]
     for student in students:
         student.turns = []
-    return PhaseRun(students=done, elapsed_s=elapsed, server_cpu_s=cpu)
+    return PhaseRun(students=done, elapsed_s=elapsed, server_cpu_s=cpu, server_wakes=wakes)
 
 
 async def run_students(
@@ -390,6 +395,7 @@ class Figures:
     client_ms: list[float]
     deltas: list[int]
     server_cpu_s: float | None
+    server_wakes: int | None = None
 
     @property
     def turns_per_s(self) -> float:
@@ -412,6 +418,7 @@ def figures(*, run: PhaseRun, timings: dict, model_ms: dict) -> Figures:
         client_ms=[],
         deltas=[turn["deltas"] for turn in good],
         server_cpu_s=run.server_cpu_s,
+        server_wakes=run.server_wakes,
     )
     for turn in good:
         server_ms = timings.get(turn["id"])
@@ -435,6 +442,12 @@ def print_phase(label: str, fig: Figures) -> None:
         # CPU, not wall time: what a turn costs the server whatever else runs on the machine.
         cpu_ms = fig.server_cpu_s * 1000 / fig.ok
         print(f"    server CPU per turn (all threads, SDK included): {cpu_ms:.1f} ms")
+    if fig.server_wakes is not None and fig.ok:
+        # Each costs the machine's wake price (the report's first lines) on top of the work.
+        print(
+            f"    server wake-ups per turn (its threads' voluntary switches): "
+            f"{fig.server_wakes / fig.ok:.1f}"
+        )
     for name, values in (
         ("server's own time", fig.own_ms),
         ("server total (incl. model)", fig.whole_ms),
@@ -454,6 +467,7 @@ def report(
     pool: int = 0,
     processes: int = 1,
     in_class: bool = True,
+    wake_us: tuple[float, float] | None = None,
 ) -> bool:
     database = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
     if os.environ.get("DATABASE_URL"):
@@ -468,6 +482,12 @@ def report(
         f"coach: {students} students ({work}), model latency 0, {web}, {database}, {cache}, "
         f"load average {load}"
     )
+    if wake_us is not None:
+        # Why a paced turn costs more than one back to back: benchmarks/wakes.py.
+        print(
+            f"  this machine: a thread's wake costs {wake_us[0]:.0f} µs of CPU after 100 ms "
+            f"asleep, {wake_us[1]:.0f} µs after 1 ms"
+        )
     print(
         "  server's own time = the request's time inside the server (handed to Django ->"
         " last body byte handed back)\n"
@@ -548,6 +568,7 @@ def main(argv: list[str] | None = None) -> int:
     # Called as main() by `python -m benchmarks`: the runner's argv is not ours.
     args = parser.parse_args(argv if argv is not None else [])
 
+    wake_us = (wake_cost_us(idle_s=0.1, wakes=10), wake_cost_us(idle_s=0.001, wakes=200))
     tmp = Path(tempfile.mkdtemp(prefix="bench-coach-"))
     prefix = f"bench-{uuid.uuid4().hex[:8]}-"
     fake = server = None
@@ -593,6 +614,7 @@ def main(argv: list[str] | None = None) -> int:
             pool=int(env.get("DATABASE_POOL_SIZE") or 0),
             processes=args.web_processes,
             in_class=not args.outside_a_class,
+            wake_us=wake_us,
         )
         # A missed speed target is reported, not failed (benchmarks/__init__.py);
         # a turn that did not end in a result is a wrong answer.
