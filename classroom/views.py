@@ -1,4 +1,5 @@
-"""The student's classroom pages: join a class, an assignment, start, open or hand in its argument.
+"""The student's classroom pages: join a class, an assignment, start, open or hand in its argument;
+and for its instructors, the assignment's page as the class sees it (a preview).
 
 Views stay thin: find the student's own object (404 for anything else),
 call one service, render or redirect.
@@ -10,18 +11,25 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from classroom.also_asked import also_asked, latest_by_argument
 from classroom.criteria import criterion, parse_required
 from classroom.forms import HandInForm, JoinForm, handable_arguments
-from classroom.models import Assignment, AssignmentKind, Submission
-from classroom.presenters import assignment_row
+from classroom.models import Assignment, AssignmentKind, Classroom, Submission
+from classroom.presenters import AssignmentRow, assignment_row
 from classroom.services import HandInRefused, JoinRefused, hand_in, join_class, start_submission
 from coach.steps import label_for
 
-__all__ = ["assignment_detail", "assignment_hand_in", "assignment_start", "join"]
+__all__ = [
+    "assignment_detail",
+    "assignment_hand_in",
+    "assignment_preview",
+    "assignment_start",
+    "join",
+]
 
 
 def _get_assignment_for_student(request: HttpRequest, assignment_id: int) -> Assignment:
@@ -30,6 +38,25 @@ def _get_assignment_for_student(request: HttpRequest, assignment_id: int) -> Ass
         Assignment.objects.filter(classroom__memberships__student=request.user),
         pk=assignment_id,
     )
+
+
+def _get_assignment_for_instructor(request: HttpRequest, assignment_id: int) -> Assignment:
+    # Only an instructor of the class previews its assignments; anyone else gets a 404.
+    return get_object_or_404(
+        Assignment.objects.filter(classroom__in=Classroom.objects.taught_by(request.user)),
+        pk=assignment_id,
+    )
+
+
+def _required(assignment: Assignment) -> list[tuple[str, list[str]]]:
+    """The criteria the assignment requires, by step, in the assignment's language."""
+    return [
+        (
+            label_for(step, assignment.language),
+            [criterion(c).label(assignment.language) for c in codes],
+        )
+        for step, codes in parse_required(assignment.required_criteria).items()
+    ]
 
 
 def _discussion_page(assignment: Assignment) -> HttpResponse | None:
@@ -78,20 +105,13 @@ def assignment_detail(request: HttpRequest, assignment_id: int) -> HttpResponse:
             stress=stress.get(submission.argument_id),
             for_student=True,
         )
-    required = [
-        (
-            label_for(step, assignment.language),
-            [criterion(c).label(assignment.language) for c in codes],
-        )
-        for step, codes in parse_required(assignment.required_criteria).items()
-    ]
     return render(
         request,
         "classroom/assignment_detail.html",
         {
             "row": assignment_row(assignment, student=request.user, submission=submission),
             "assignment": assignment,
-            "required": required,
+            "required": _required(assignment),
             "asked": asked,
             # Arguments begun from "Start an argument" that could be handed in here.
             "hand_in_form": (
@@ -99,6 +119,36 @@ def assignment_detail(request: HttpRequest, assignment_id: int) -> HttpResponse:
                 if submission is None and handable_arguments(request.user).exists()
                 else None
             ),
+        },
+    )
+
+
+@login_required
+@require_GET
+def assignment_preview(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    """The assignment's page as a student of the class sees it before starting, for its
+    instructors: what to argue, the due date, the coach's rules, what else is asked.
+    Nothing on it starts or hands in work (that is the students'); the work is read on
+    the class's grid."""
+    assignment = _get_assignment_for_instructor(request, assignment_id)
+    if (elsewhere := _discussion_page(assignment)) is not None:
+        return elsewhere
+    due = assignment.due_at  # the class's due date: extensions are per student
+    return render(
+        request,
+        "classroom/assignment_detail.html",
+        {
+            "row": AssignmentRow(
+                assignment=assignment,
+                due_at=due,
+                closed=due is not None and timezone.now() > due,
+                submission=None,
+            ),
+            "assignment": assignment,
+            "required": _required(assignment),
+            "asked": [],
+            "hand_in_form": None,
+            "preview": True,
         },
     )
 
