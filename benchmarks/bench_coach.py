@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.coach_http import Session
-from benchmarks.wakes import voluntary_switches, wake_cost_us
+from benchmarks.wakes import children, proc_stat, voluntary_switches, wake_cost_us
 
 __all__ = ["main"]
 
@@ -308,23 +308,15 @@ async def sign_in_and_warm_up(students: list[Student], port: int) -> None:
     await asyncio.gather(*(coach_turn(s, MESSAGES[0], record=False) for s in students))
 
 
-def _stat(pid: int) -> list[str] | None:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-
-
 def cpu_seconds(pid: int) -> float | None:
     """User + system CPU the process and its children have used so far (Linux /proc),
     all threads included: the web workers when uvicorn runs several."""
-    fields = _stat(pid)
+    fields = proc_stat(pid)
     if fields is None:
         return None
     ticks = int(fields[11]) + int(fields[12])
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (child := _stat(int(entry.name))) and int(child[1]) == pid:
-            ticks += int(child[11]) + int(child[12])
+    for child in filter(None, map(proc_stat, children(pid))):
+        ticks += int(child[11]) + int(child[12])
     return ticks / os.sysconf("SC_CLK_TCK")
 
 

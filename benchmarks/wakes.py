@@ -5,6 +5,7 @@ to back (docs/coach.md, "Thirteenth round"): between turns every thread sleeps, 
 thread that wakes after a pause runs its first microseconds on cold caches, which on a
 virtual machine can cost more than the work it wakes for. The bench reports both
 numbers so that a reader can tell a slower turn from a machine whose wakes cost more.
+Its CPU figure reads the same /proc files (`proc_stat`, `children`).
 """
 
 from __future__ import annotations
@@ -12,22 +13,24 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-__all__ = ["voluntary_switches", "wake_cost_us"]
+__all__ = ["children", "proc_stat", "voluntary_switches", "wake_cost_us"]
 
 
-def _children(pid: int) -> list[int]:
+def proc_stat(pid: int) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the command's name (the ppid first); None if gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def children(pid: int) -> list[int]:
     """Direct children of `pid` (uvicorn's worker processes when it runs several)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(entry.name))
-    return found
+    return [
+        int(entry.name)
+        for entry in Path("/proc").iterdir()
+        if entry.name.isdigit() and (fields := proc_stat(int(entry.name))) and int(fields[1]) == pid
+    ]
 
 
 def voluntary_switches(pid: int) -> int | None:
@@ -38,7 +41,7 @@ def voluntary_switches(pid: int) -> int | None:
     None if `pid` is gone or this is not Linux.
     """
     total = 0
-    for process in (pid, *_children(pid)):
+    for process in (pid, *children(pid)):
         try:
             tasks = list(Path(f"/proc/{process}/task").iterdir())
         except OSError:

@@ -45,9 +45,11 @@ class ClassCard:
 
 
 def assignment_row(
-    assignment: Assignment, *, student: Any, submission: Submission | None
+    assignment: Assignment, *, student: Any | None, submission: Submission | None
 ) -> AssignmentRow:
-    due = assignment.due_for(student)
+    """`student`'s row (their extension's due date if any); with no student, the class's
+    row, as an instructor's preview shows it (extensions are per student)."""
+    due = assignment.due_at if student is None else assignment.due_for(student)
     return AssignmentRow(
         assignment=assignment,
         due_at=due,

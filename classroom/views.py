@@ -11,7 +11,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -19,7 +18,7 @@ from classroom.also_asked import also_asked, latest_by_argument
 from classroom.criteria import criterion, parse_required
 from classroom.forms import HandInForm, JoinForm, handable_arguments
 from classroom.models import Assignment, AssignmentKind, Classroom, Submission
-from classroom.presenters import AssignmentRow, assignment_row
+from classroom.presenters import assignment_row
 from classroom.services import HandInRefused, JoinRefused, hand_in, join_class, start_submission
 from coach.steps import label_for
 
@@ -133,17 +132,11 @@ def assignment_preview(request: HttpRequest, assignment_id: int) -> HttpResponse
     assignment = _get_assignment_for_instructor(request, assignment_id)
     if (elsewhere := _discussion_page(assignment)) is not None:
         return elsewhere
-    due = assignment.due_at  # the class's due date: extensions are per student
     return render(
         request,
         "classroom/assignment_detail.html",
         {
-            "row": AssignmentRow(
-                assignment=assignment,
-                due_at=due,
-                closed=due is not None and timezone.now() > due,
-                submission=None,
-            ),
+            "row": assignment_row(assignment, student=None, submission=None),  # the class's
             "assignment": assignment,
             "required": _required(assignment),
             "asked": [],
