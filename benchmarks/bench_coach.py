@@ -50,7 +50,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.coach_http import Session
-from benchmarks.wakes import children, proc_stat, voluntary_switches, wake_cost_us
+from benchmarks.wakes import (
+    children,
+    proc_stat,
+    reference_work_us,
+    voluntary_switches,
+    wake_cost_us,
+)
 
 __all__ = ["main"]
 
@@ -460,6 +466,7 @@ def report(
     processes: int = 1,
     in_class: bool = True,
     wake_us: tuple[float, float] | None = None,
+    reference_us: tuple[float, float] | None = None,
 ) -> bool:
     database = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
     if os.environ.get("DATABASE_URL"):
@@ -479,6 +486,13 @@ def report(
         print(
             f"  this machine: a thread's wake costs {wake_us[0]:.0f} µs of CPU after 100 ms "
             f"asleep, {wake_us[1]:.0f} µs after 1 ms"
+        )
+    if reference_us is not None:
+        # How fast the machine is, and how much dearer work is when it comes alone.
+        warm, alone = reference_us
+        print(
+            f"  this machine: a fixed piece of Python work costs {warm:.0f} µs of CPU back to "
+            f"back, {alone:.0f} µs after 200 ms asleep ({alone / warm:.1f}x)"
         )
     print(
         "  server's own time = the request's time inside the server (handed to Django ->"
@@ -561,6 +575,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv if argv is not None else [])
 
     wake_us = (wake_cost_us(idle_s=0.1, wakes=10), wake_cost_us(idle_s=0.001, wakes=200))
+    reference_us = (
+        reference_work_us(idle_s=0, runs=30 if quick else 300),
+        reference_work_us(idle_s=0.2, runs=5 if quick else 15),
+    )
     tmp = Path(tempfile.mkdtemp(prefix="bench-coach-"))
     prefix = f"bench-{uuid.uuid4().hex[:8]}-"
     fake = server = None
@@ -607,6 +625,7 @@ def main(argv: list[str] | None = None) -> int:
             processes=args.web_processes,
             in_class=not args.outside_a_class,
             wake_us=wake_us,
+            reference_us=reference_us,
         )
         # A missed speed target is reported, not failed (benchmarks/__init__.py);
         # a turn that did not end in a result is a wrong answer.

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from benchmarks.wakes import voluntary_switches, wake_cost_us
+from benchmarks.wakes import reference_work_us, voluntary_switches, wake_cost_us
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux /proc")
 
@@ -66,3 +66,21 @@ def test_it_prices_a_wake_in_this_threads_cpu_time():
     spent_us = (time.thread_time_ns() - started) / 1000
     # A median of what each wake cost: more than nothing, at most what they all cost.
     assert 0 < cost <= spent_us
+
+
+def test_it_times_the_reference_work_in_proportion_to_it():
+    once = reference_work_us(idle_s=0, runs=9)
+    four_times = reference_work_us(idle_s=0, runs=9, repeat=4)
+    # What is timed is the work: four times as much costs clearly more than twice as much
+    # (not a constant such as the clock's own cost).
+    assert once > 0
+    assert four_times > 2 * once
+
+
+def test_it_times_the_reference_work_after_a_pause_too():
+    started = time.thread_time_ns()
+    alone = reference_work_us(idle_s=0.01, runs=5)
+    spent_us = (time.thread_time_ns() - started) / 1000
+    # The pause is not counted (a sleeping thread uses no CPU): the median of the runs is
+    # at most the CPU they all took, and the work is more than nothing.
+    assert 0 < alone <= spent_us
