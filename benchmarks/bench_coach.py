@@ -64,6 +64,11 @@ ROOT = Path(__file__).resolve().parent.parent
 STUDENTS = 20
 TURNS = 8  # back-to-back turns per student
 PACED_TURNS = 5
+# Draft reads each student makes, paced and back to back, after the turns: the coach
+# page's cheapest signed-in request (the session and its user, the argument and its
+# class's rules, read through the ORM; no model call), a floor to read a turn's CPU by.
+FLOOR_READS = 3
+FLOOR_BACK_TO_BACK_READS = 20
 # Seconds a paced student pauses between turns (real ones take far longer):
 # 20 students every 3 s offer about 7 turns/s, a third of the measured capacity.
 THINK_S = 3.0
@@ -308,6 +313,35 @@ async def coach_turn(student: Student, message: str, *, record: bool) -> None:
         )
 
 
+async def read_draft(student: Student) -> None:
+    response = await student.session.get(f"/api/arguments/{student.argument_id}")
+    if response.status != 200:
+        raise RuntimeError(f"{student.username} could not read the draft (HTTP {response.status})")
+
+
+async def floor_cpu_ms(
+    students: list[Student], reads: int, *, think_s: float, seed: int, server_pid: int
+) -> float | None:
+    """Server CPU (ms) per draft read, every student reading `reads` times, pausing about
+    `think_s` between reads (0: none). What a signed-in request that does next to nothing
+    costs on this machine, paced as turns are or back to back."""
+    if not reads:
+        return None
+    rng = random.Random(seed)
+
+    async def reader(student: Student) -> None:
+        for _ in range(reads):
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * think_s)
+            await read_draft(student)
+
+    before = cpu_seconds(server_pid)
+    await asyncio.gather(*(reader(student) for student in students))
+    after = cpu_seconds(server_pid)
+    if before is None or after is None:
+        return None
+    return (after - before) * 1000 / (reads * len(students))
+
+
 async def sign_in_and_warm_up(students: list[Student], port: int) -> None:
     await asyncio.gather(*(sign_in(student, port) for student in students))
     # One untimed turn each: imports, connection pools and caches warm up here.
@@ -332,6 +366,7 @@ class PhaseRun:
     elapsed_s: float
     server_cpu_s: float | None
     server_wakes: int | None = None
+    floor_cpu_ms: float | None = None  # a draft read's server CPU, paced like the phase
 
 
 async def run_phase(
@@ -369,11 +404,19 @@ async def run_students(
     paced_turns: int,
     turns: int,
     think_s: float,
+    floor_reads: tuple[int, int] = (FLOOR_READS, FLOOR_BACK_TO_BACK_READS),
 ) -> dict[str, PhaseRun]:
     await sign_in_and_warm_up(students, port)
     common = {"server_pid": server_pid}
     paced = await run_phase(students, paced_turns, think_s=think_s, seed=1, **common)
     saturated = await run_phase(students, turns, think_s=0.0, seed=2, **common)
+    paced_reads, back_to_back_reads = floor_reads
+    paced.floor_cpu_ms = await floor_cpu_ms(
+        students, paced_reads, think_s=think_s, seed=3, **common
+    )
+    saturated.floor_cpu_ms = await floor_cpu_ms(
+        students, back_to_back_reads, think_s=0.0, seed=4, **common
+    )
     await asyncio.gather(*(student.session.close() for student in students))
     return {"paced": paced, "back-to-back": saturated}
 
@@ -394,6 +437,7 @@ class Figures:
     deltas: list[int]
     server_cpu_s: float | None
     server_wakes: int | None = None
+    floor_cpu_ms: float | None = None
 
     @property
     def turns_per_s(self) -> float:
@@ -417,6 +461,7 @@ def figures(*, run: PhaseRun, timings: dict, model_ms: dict) -> Figures:
         deltas=[turn["deltas"] for turn in good],
         server_cpu_s=run.server_cpu_s,
         server_wakes=run.server_wakes,
+        floor_cpu_ms=run.floor_cpu_ms,
     )
     for turn in good:
         server_ms = timings.get(turn["id"])
@@ -445,6 +490,12 @@ def print_phase(label: str, fig: Figures) -> None:
         print(
             f"    server wake-ups per turn (its threads' voluntary switches): "
             f"{fig.server_wakes / fig.ok:.1f}"
+        )
+    if fig.floor_cpu_ms is not None:
+        # The same pacing, a request that does next to nothing: what is the machine's.
+        print(
+            f"    server CPU per draft read (a signed-in request with no model call): "
+            f"{fig.floor_cpu_ms:.1f} ms"
         )
     for name, values in (
         ("server's own time", fig.own_ms),
@@ -536,6 +587,13 @@ def report(
         met = got < limit if strict else got <= limit
         sign = "<" if strict else "<="
         print(f"  goal: {goal} {sign} {limit:.0f} ms (got {got:.1f}): {'met' if met else 'MISSED'}")
+    if paced.floor_cpu_ms is not None and saturated.floor_cpu_ms is not None:
+        # A turn reads what a draft read does, stores, and calls the model: a reader can
+        # tell how much of its CPU is the turn's own from how much any request costs here.
+        print(
+            f"  floor: a draft read costs the server {paced.floor_cpu_ms:.1f} ms of CPU paced, "
+            f"{saturated.floor_cpu_ms:.1f} ms back to back"
+        )
     return passed
 
 
@@ -606,6 +664,7 @@ def main(argv: list[str] | None = None) -> int:
                 paced_turns=args.paced_turns,
                 turns=args.turns,
                 think_s=args.think,
+                floor_reads=(1, 5) if quick else (FLOOR_READS, FLOOR_BACK_TO_BACK_READS),
             )
         )
         stop(server)  # flushes and closes the timings log
