@@ -60,6 +60,7 @@ from coach.services import (
     run_turn,
     save_typed_field,
 )
+from coach.turn_sql import load_argument_and_policy
 from coach.turn_store import TurnState, begin_turn
 from limits.services import LimitReached
 from untrusted import JSONInputError, loads_json, parse_id, text_problem
@@ -163,9 +164,14 @@ def _optional_id(body: dict[str, Any], key: str) -> int | None:
     return value
 
 
-def _get_argument_for_user(user: Any, argument_id: Any) -> Argument | None:
-    """The user's own argument, or None for a missing or someone else's one (same answer)."""
-    return Argument.objects.for_user(user).filter(pk=argument_id).first()
+def _get_argument_for_user(user: Any, argument_id: int) -> tuple[Argument, Policy] | None:
+    """The user's own argument and its policy, or None for a missing or someone else's one
+    (same answer). One statement, the one a turn reads both with (coach.turn_sql); the
+    path's id is bounded first, as that SQL is not the ORM's lookup that knows the
+    column's range."""
+    if parse_id(argument_id) is None:
+        return None
+    return load_argument_and_policy(owner=user, argument_id=argument_id)
 
 
 def api_login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -284,18 +290,20 @@ def api_coach(request: HttpRequest) -> HttpResponse:
 @require_GET
 @api_login_required
 def api_argument(request: HttpRequest, argument_id: int) -> HttpResponse:
-    argument = _get_argument_for_user(request.user, argument_id)
-    if argument is None:
+    found = _get_argument_for_user(request.user, argument_id)
+    if found is None:
         return _not_found()
-    return JsonResponse(draft_json(argument=argument))
+    argument, policy = found
+    return JsonResponse(draft_json(argument=argument, policy=policy))
 
 
 @require_POST
 @api_login_required
 def api_proposal(request: HttpRequest, argument_id: int) -> HttpResponse:
-    argument = _get_argument_for_user(request.user, argument_id)
-    if argument is None:
+    found = _get_argument_for_user(request.user, argument_id)
+    if found is None:
         return _not_found()
+    argument, policy = found
     body = _json_body(request)
     action = body.get("action")
     extra: dict[str, Any] = {}
@@ -311,34 +319,35 @@ def api_proposal(request: HttpRequest, argument_id: int) -> HttpResponse:
         extra["acknowledgement"] = {"message_id": reply.pk, "text": reply.text}
     else:
         raise BadRequest("bad_action", 'action must be "accept" or "reject"')
-    return JsonResponse(
-        {**draft_json(argument=argument), "advanced": advanced, "completed": completed, **extra}
-    )
+    # The policy read with the argument: a move on changes the draft, not the class's rules.
+    draft = draft_json(argument=argument, policy=policy)
+    return JsonResponse({**draft, "advanced": advanced, "completed": completed, **extra})
 
 
 @require_POST
 @api_login_required
 def api_draft(request: HttpRequest, argument_id: int) -> HttpResponse:
-    argument = _get_argument_for_user(request.user, argument_id)
-    if argument is None:
+    found = _get_argument_for_user(request.user, argument_id)
+    if found is None:
         return _not_found()
+    argument, policy = found
     body = _json_body(request)
     step = _text(body, "field", limit=40)
     value = _text(body, "value", limit=MAX_FIELD_CHARS)
     argument = save_typed_field(argument=argument, step=step, value=value)
-    return JsonResponse(draft_json(argument=argument))
+    return JsonResponse(draft_json(argument=argument, policy=policy))
 
 
 @require_POST
 @api_login_required
 def api_advance(request: HttpRequest, argument_id: int) -> HttpResponse:
     """Move on with the student's own words when the coach may not propose (hints only, or off)."""
-    argument = _get_argument_for_user(request.user, argument_id)
-    if argument is None:
+    found = _get_argument_for_user(request.user, argument_id)
+    if found is None:
         return _not_found()
+    argument, policy = found
     body = _json_body(request)
     value = _text(body, "value", limit=MAX_FIELD_CHARS) if "value" in body else None
     argument, advanced = advance_typed(argument=argument, value=value)
-    return JsonResponse(
-        {**draft_json(argument=argument), "advanced": advanced, "completed": argument.is_complete}
-    )
+    draft = draft_json(argument=argument, policy=policy)
+    return JsonResponse({**draft, "advanced": advanced, "completed": argument.is_complete})

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db.backends.utils import CursorWrapper
 
 from coach.services import create_argument
 
@@ -25,3 +26,17 @@ def argument(student: Any) -> Any:
 @pytest.fixture
 def spanish_argument(student: Any) -> Any:
     return create_argument(owner=student, title="Centros sin coches", language="es")
+
+
+@pytest.fixture
+def statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every SQL statement run from now on, in any thread."""
+    seen: list[str] = []
+    execute = CursorWrapper.execute
+
+    def counting(self: CursorWrapper, sql: str, params: Any = None) -> Any:
+        seen.append(sql)
+        return execute(self, sql, params)
+
+    monkeypatch.setattr(CursorWrapper, "execute", counting)
+    return seen

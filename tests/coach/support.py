@@ -6,12 +6,16 @@ import asyncio
 import json
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connections
 from django.test import AsyncClient
+from django.utils import timezone
+
+from tests.classroom.support import work_for_an_assignment
 
 T = TypeVar("T")
 
@@ -81,3 +85,17 @@ def coach_result(
 ) -> dict[str, Any]:
     """A CoachAIResult as the model would send it."""
     return {"assistantText": text, "step": step, **fields}
+
+
+def class_work(*, student: Any, teacher: Any, **rules: Any) -> Any:
+    """The student's argument for an assignment with a due date a week away and a turn
+    quota, as the coach's main journey has (`rules`: more of the assignment's fields)."""
+    return work_for_an_assignment(
+        teacher=teacher,
+        student=student,
+        title="City centres",
+        prompt="Should city centres be car-free?",
+        due_at=timezone.now() + timedelta(days=7),
+        turn_quota=40,
+        **rules,
+    )

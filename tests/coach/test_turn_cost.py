@@ -6,41 +6,23 @@ queries are counted at the cursor, in whichever thread runs them.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.cache import cache
 from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.backends.utils import CursorWrapper
 from django.test import AsyncClient
-from django.utils import timezone
 
 from coach import intents
 from coach.models import Argument, CoachMessage, Role
 from limits.services import _snapshot_key, local_now
-from tests.classroom.support import work_for_an_assignment
-from tests.coach.support import _post_turn, coach_result, post_turn, run
+from tests.coach.support import _post_turn, class_work, coach_result, post_turn, run
 from tests.fakes.anthropic_server import FakeAnthropicServer, Reply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 REPLY = coach_result(text="Which cities do you have in mind?", confidence=0.5)
-
-
-@pytest.fixture
-def statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every SQL statement run from now on, in any thread."""
-    seen: list[str] = []
-    execute = CursorWrapper.execute
-
-    def counting(self: CursorWrapper, sql: str, params: Any = None) -> Any:
-        seen.append(sql)
-        return execute(self, sql, params)
-
-    monkeypatch.setattr(CursorWrapper, "execute", counting)
-    return seen
 
 
 def test_it_reads_the_argument_and_its_policy_once_per_turn(
@@ -120,14 +102,7 @@ def test_it_reads_an_assignments_rules_in_the_statement_that_reads_the_argument(
 ) -> None:
     # The class's turn: an assignment with a due date, an extension table to look in, a
     # turn quota to count against and required criteria, as the coach's main journey has.
-    work = work_for_an_assignment(
-        teacher=django_user_model.objects.create_user("teacher"),
-        student=student,
-        title="City centres",
-        prompt="Should city centres be car-free?",
-        due_at=timezone.now() + timedelta(days=7),
-        turn_quota=40,
-    )
+    work = class_work(student=student, teacher=django_user_model.objects.create_user("teacher"))
     fake_anthropic.enqueue(Reply.json(REPLY), Reply.json(REPLY))
     client = AsyncClient()
     client.force_login(student)
