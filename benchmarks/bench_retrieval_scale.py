@@ -59,8 +59,10 @@ WITH files AS (
     RETURNING id
 )
 INSERT INTO casefiles_source
-    (case_file_id, title, author, published, citation, kind, text, sha256, created_at)
-SELECT id, 'Other', '', '', '', 'pasted', '-', md5(id::text) || md5(id::text), now()
+    (case_file_id, title, author, published, citation, kind, text, sha256, created_at,
+     n_spans)
+SELECT id, 'Other', '', '', '', 'pasted', '-', md5(id::text) || md5(id::text), now(),
+       %(per_file)s
 FROM files
 """
 _OTHER_SPANS = """
@@ -195,11 +197,15 @@ def _child(n_queries: int, other_spans: int) -> dict:
 
         started = time.perf_counter()
         with connection.cursor() as cursor:
-            cursor.execute(_OTHERS, {"owner": owner.pk, "files": OTHER_CASE_FILES})
+            per_file = other_spans // OTHER_CASE_FILES
+            # Each source's span count is kept on it (casefiles.services), as _OTHER_SPANS makes.
+            cursor.execute(
+                _OTHERS, {"owner": owner.pk, "files": OTHER_CASE_FILES, "per_file": per_file}
+            )
             cursor.execute(
                 _OTHER_SPANS,
                 {
-                    "per_file": other_spans // OTHER_CASE_FILES,
+                    "per_file": per_file,
                     "vocabulary": vocabulary,
                     "size": len(vocabulary),
                     "mine": case_file.pk,
