@@ -240,6 +240,10 @@ def main(argv: list[str] | None = None) -> int:
     env: dict[str, str] = {}
     try:
         env = bench_env(tmp=tmp, fake_url="http://127.0.0.1:9")  # no model is called
+        if env.get("DATABASE_URL"):
+            # As docs/coach.md recommends for production: a pool, so that the pages' opening
+            # burst waits for a connection instead of passing the server's max_connections.
+            env.setdefault("DATABASE_POOL_SIZE", "40")
         manage(env, "migrate", "--noinput", "-v", "0")
         manage(env, "shell", "--no-imports", "-c", FORGET_STREAMS)
         setup = SETUP.format(prefix=prefix, pages=PAGES, posts=posts, initial=initial)

@@ -41,6 +41,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from classroom.models import Classroom
+from config.stream_connections import give_back_connections
 from discussions import live
 from discussions.services import discussions_for
 from engine.sse import give_stream_place_back, take_stream_place
@@ -142,6 +143,8 @@ async def live_stream(
     the stream then ends only when the reader leaves.
     """
     yield f"retry: {RETRY_MS}\n\n"
+    # The view's reads are done; the watcher reads for every page (config.stream_connections).
+    await give_back_connections()
     if max_streams > 0 and not await take_stream_place(
         user_id, limit=max_streams, ttl=(lifetime or 3600) + 60
     ):

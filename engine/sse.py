@@ -45,6 +45,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 
+from config.stream_connections import give_back_connections
 from engine import live
 from engine.events import DEBATE_ERROR, DEBATE_RESUMED, TERMINAL_EVENTS
 from engine.live import FINISHED, StreamedEvent, stored_after
@@ -224,13 +225,17 @@ async def _follow(
                 if event.type in TERMINAL_EVENTS and await _ends_log(debate_id, event):
                     raise _End
             if len(batch) < live.BATCH or expired():
-                return
+                break
+        # Read; the page may stay open long after (config.stream_connections).
+        await give_back_connections()
 
     try:
         async for text in send_stored():
             yield text
         listener.replayed(last)
-        if await _finished(debate_id=debate_id):
+        finished = await _finished(debate_id=debate_id)
+        await give_back_connections()
+        if finished:
             # Over without a terminal event (or it landed after the read).
             async for text in send_stored():
                 yield text
