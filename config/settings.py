@@ -121,7 +121,9 @@ if DATABASE_URL:
     # cannot keep one): a millisecond of this process's CPU, a new server process and
     # several milliseconds of waiting, per request. DATABASE_POOL_SIZE > 0 keeps up to
     # that many open (Django's psycopg pool); a request past it waits up to 10 s for
-    # one. Size it above the requests served at once, streams included (docs/coach.md).
+    # one. Size it above the requests served at once (docs/coach.md): a coach turn keeps
+    # its connection to its last line, a live page gives its back once it has started
+    # (config/stream_connections.py). `check --deploy` warns without one (config/checks.py).
     DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "0"))
     if DATABASE_POOL_SIZE > 0 and DATABASES["default"]["ENGINE"].endswith("postgresql"):
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {

@@ -125,3 +125,33 @@ def test_it_only_reports_csp_violations_in_debug() -> None:
         [sys.executable, "-c", probe], cwd=ROOT, env=clean, capture_output=True, text=True
     )
     assert result.stdout.split() == ["False", "True"], result.stderr
+
+
+def _site_warnings(result: subprocess.CompletedProcess) -> list[str]:
+    return [line for line in (result.stdout + result.stderr).splitlines() if "(argue." in line]
+
+
+# The check reads the settings only: no PostgreSQL needs to answer at this address.
+POSTGRES = "postgres://argue@127.0.0.1:9/argue"
+
+
+def test_it_warns_of_postgresql_without_a_connection_pool() -> None:
+    result = _run("check", "--deploy", DATABASE_URL=POSTGRES, DATABASE_POOL_SIZE="0")
+    assert [w.split(")")[0].split("(")[1] for w in _site_warnings(result)] == ["argue.W001"]
+    assert "DATABASE_POOL_SIZE" in result.stdout + result.stderr
+    assert result.returncode == 0, result.stderr  # a warning, not an error
+
+
+def test_it_says_nothing_of_the_pool_with_one_or_on_sqlite() -> None:
+    pooled = _run("check", "--deploy", DATABASE_URL=POSTGRES, DATABASE_POOL_SIZE="40")
+    assert _site_warnings(pooled) == []
+    sqlite = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=ROOT,
+        env={**sqlite, "SECRET_KEY": secrets.token_urlsafe(64), "ALLOWED_HOSTS": "argue.example"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert _site_warnings(result) == []
