@@ -38,7 +38,7 @@ from pathlib import Path
 
 from benchmarks.bench_retrieval import SOURCES, SPANS, _paragraph, _vocabulary
 
-__all__ = ["main"]
+__all__ = ["main", "run_child"]
 
 ROOT = Path(__file__).resolve().parent.parent
 OTHER_SPANS = 1_000_000
@@ -241,15 +241,11 @@ def _child(n_queries: int, other_spans: int) -> dict:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        print("  retrieval at scale: skipped (DATABASE_URL is not a PostgreSQL database)")
-        return 0
-    quick = bool(os.environ.get("BENCH_QUICK"))
-    n_queries, other_spans = (50, 200_000) if quick else (200, OTHER_SPANS)
-    env = dict(os.environ)
-    env.setdefault("SECRET_KEY", "insecure-bench-only-key")
-    result = subprocess.run(
+def run_child(
+    n_queries: int, other_spans: int, *, env: dict[str, str], timeout: float = 1800
+) -> subprocess.CompletedProcess:
+    """`_child` in a fresh interpreter; its figures are the last line of its output (JSON)."""
+    return subprocess.run(
         [
             sys.executable,
             "-m",
@@ -262,8 +258,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         env=env,
         capture_output=True,
         text=True,
-        timeout=1800,
+        timeout=timeout,
     )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        print("  retrieval at scale: skipped (DATABASE_URL is not a PostgreSQL database)")
+        return 0
+    quick = bool(os.environ.get("BENCH_QUICK"))
+    n_queries, other_spans = (50, 200_000) if quick else (200, OTHER_SPANS)
+    env = dict(os.environ)
+    env.setdefault("SECRET_KEY", "insecure-bench-only-key")
+    result = run_child(n_queries, other_spans, env=env)
     if result.returncode != 0:
         print(result.stderr[-2000:])
         return 1

@@ -225,10 +225,10 @@ async def _follow(
                 if event.type in TERMINAL_EVENTS and await _ends_log(debate_id, event):
                     raise _End
             if len(batch) < live.BATCH or expired():
-                break
-        # Read; the page may stay open long after (config.stream_connections).
-        await give_back_connections()
+                return
 
+    # After each read that the stream outlives, its connection goes back
+    # (config.stream_connections); the stream's end gives it back anyway.
     try:
         async for text in send_stored():
             yield text
@@ -261,11 +261,14 @@ async def _follow(
             if item.seq == last + 1:
                 yield frame(item)
                 last = item.seq
-                if item.type in TERMINAL_EVENTS and await _ends_log(debate_id, item):
-                    return
+                if item.type in TERMINAL_EVENTS:
+                    if await _ends_log(debate_id, item):
+                        return
+                    await give_back_connections()
             else:  # a gap: the database has what the follower's hint skipped
                 async for text in send_stored():
                     yield text
+                await give_back_connections()
             last_sent = time.monotonic()
     except _End:
         return

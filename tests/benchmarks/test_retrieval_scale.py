@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from benchmarks.bench_retrieval_scale import run_child
+
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 
 pytestmark = [
@@ -37,21 +35,7 @@ def test_it_builds_the_other_case_files_and_keeps_the_ranking() -> None:
     env = dict(os.environ, DATABASE_URL=_named(DATABASE_URL, "argue_bench_scale_check"))
     env.setdefault("SECRET_KEY", "insecure-test-only-key")
     env.pop("DATABASE_POOL_SIZE", None)
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.bench_retrieval_scale",
-            "--child",
-            "3",
-            str(OTHER_SPANS),
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    result = run_child(3, OTHER_SPANS, env=env, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     run = json.loads(result.stdout.strip().splitlines()[-1])
     assert run["total"] == run["spans"] + OTHER_SPANS
