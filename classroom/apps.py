@@ -7,10 +7,10 @@ class ClassroomConfig(AppConfig):
     verbose_name = _("Classroom")
 
     def ready(self) -> None:
-        from classroom.policy import RULES_WITH_THE_ARGUMENT, turn_policy
+        from classroom.policy import turn_policy
         from coach.policy import register_policy_source
 
-        register_policy_source(turn_policy, joined=RULES_WITH_THE_ARGUMENT)
+        register_policy_source(turn_policy)
 
         from django.db.models.signals import post_migrate
 

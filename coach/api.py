@@ -41,7 +41,7 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import resolve_url
 from django.utils import timezone, translation
 from django.utils.formats import number_format
@@ -49,7 +49,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from coach.models import Argument
-from coach.policy import Policy
+from coach.policy import Policy, policy_for
+from coach.selectors import get_argument_for_user
 from coach.services import (
     ProposalError,
     accept_proposal,
@@ -60,7 +61,6 @@ from coach.services import (
     run_turn,
     save_typed_field,
 )
-from coach.turn_sql import load_argument_and_policy
 from coach.turn_store import TurnState, begin_turn
 from limits.services import LimitReached
 from untrusted import JSONInputError, loads_json, parse_id, text_problem
@@ -164,18 +164,15 @@ def _optional_id(body: dict[str, Any], key: str) -> int | None:
     return value
 
 
-def _get_argument_for_user(user: Any, argument_id: int) -> tuple[Argument, Policy] | None:
-    """The user's own argument and its policy, or None for a missing or someone else's one
-    (same answer). One statement, the one a turn reads both with (coach.turn_sql); the
-    path's id is bounded first, as that SQL is not the ORM's lookup that knows the
-    column's range."""
-    if parse_id(argument_id) is None:
-        return None
-    return load_argument_and_policy(owner=user, argument_id=argument_id)
+def _argument_and_policy(request: HttpRequest, argument_id: int) -> tuple[Argument, Policy]:
+    """The signed-in student's own argument (coach.selectors: Http404, which
+    `api_login_required` answers as JSON, for anyone else's) and its policy."""
+    argument = get_argument_for_user(request.user, argument_id)
+    return argument, policy_for(argument)
 
 
 def api_login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """401 JSON for anonymous callers of the sync endpoints."""
+    """401 JSON for anonymous callers of the sync endpoints; 404 and 400 as JSON too."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -183,6 +180,8 @@ def api_login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
             return _unauthenticated()
         try:
             return view(request, *args, **kwargs)
+        except Http404:
+            return _not_found()
         except BadRequest as bad:
             return _error(400, bad.code, bad.detail)
         except ProposalError as refused:
@@ -255,14 +254,16 @@ def _open_turn(request: HttpRequest) -> HttpResponse | tuple[TurnState, str, str
         return _error(400, bad.code, bad.detail)
     except LimitReached as refused:
         return _limit_reached(refused)
+    try:
+        argument = get_argument_for_user(request.user, turn.pop("argument_id"))
+    except Http404:
+        return _not_found()
     state = begin_turn(
-        owner=request.user,
+        argument=argument,
         refuse=_policy_refusal,
         page_language=translation.get_language() or "",
         **turn,
     )
-    if state is None:
-        return _not_found()
     if isinstance(state, HttpResponse):
         return state
     return state, turn["message"], turn["step"]
@@ -290,20 +291,14 @@ def api_coach(request: HttpRequest) -> HttpResponse:
 @require_GET
 @api_login_required
 def api_argument(request: HttpRequest, argument_id: int) -> HttpResponse:
-    found = _get_argument_for_user(request.user, argument_id)
-    if found is None:
-        return _not_found()
-    argument, policy = found
+    argument, policy = _argument_and_policy(request, argument_id)
     return JsonResponse(draft_json(argument=argument, policy=policy))
 
 
 @require_POST
 @api_login_required
 def api_proposal(request: HttpRequest, argument_id: int) -> HttpResponse:
-    found = _get_argument_for_user(request.user, argument_id)
-    if found is None:
-        return _not_found()
-    argument, policy = found
+    argument, policy = _argument_and_policy(request, argument_id)
     body = _json_body(request)
     action = body.get("action")
     extra: dict[str, Any] = {}
@@ -327,10 +322,7 @@ def api_proposal(request: HttpRequest, argument_id: int) -> HttpResponse:
 @require_POST
 @api_login_required
 def api_draft(request: HttpRequest, argument_id: int) -> HttpResponse:
-    found = _get_argument_for_user(request.user, argument_id)
-    if found is None:
-        return _not_found()
-    argument, policy = found
+    argument, policy = _argument_and_policy(request, argument_id)
     body = _json_body(request)
     step = _text(body, "field", limit=40)
     value = _text(body, "value", limit=MAX_FIELD_CHARS)
@@ -342,10 +334,7 @@ def api_draft(request: HttpRequest, argument_id: int) -> HttpResponse:
 @api_login_required
 def api_advance(request: HttpRequest, argument_id: int) -> HttpResponse:
     """Move on with the student's own words when the coach may not propose (hints only, or off)."""
-    found = _get_argument_for_user(request.user, argument_id)
-    if found is None:
-        return _not_found()
-    argument, policy = found
+    argument, policy = _argument_and_policy(request, argument_id)
     body = _json_body(request)
     value = _text(body, "value", limit=MAX_FIELD_CHARS) if "value" in body else None
     argument, advanced = advance_typed(argument=argument, value=value)

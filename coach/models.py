@@ -110,6 +110,25 @@ class Role(models.TextChoices):
     ASSISTANT = "assistant", _("coach")
 
 
+class CoachMessageQuerySet(models.QuerySet):
+    """The transcript as a coach turn reads it (coach.turn_store)."""
+
+    def before(self, message_id: int | None) -> CoachMessageQuerySet:
+        """The messages said before message `message_id` (None: all of them)."""
+        return self if message_id is None else self.filter(pk__lt=message_id)
+
+    def latest_said(self, limit: int) -> list[tuple[str, str]]:
+        """(role, text) of the `limit` latest messages, oldest first: one query, however
+        long the transcript."""
+        latest = self.order_by("-created_at", "-id").values_list("role", "text")[:limit]
+        return list(reversed(latest))
+
+    def students_words_on(self, step: str) -> list[str]:
+        """The texts of the student's messages on `step`, oldest first, in one query."""
+        said = self.filter(role=Role.USER, step=step).order_by("id")
+        return list(said.values_list("text", flat=True))
+
+
 class CoachMessage(models.Model):
     argument = models.ForeignKey(
         Argument, on_delete=models.CASCADE, related_name="messages", verbose_name=_("argument")
@@ -118,6 +137,8 @@ class CoachMessage(models.Model):
     text = models.TextField(_("text"))
     step = models.CharField(_("step"), max_length=20, choices=STEP_CHOICES)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    objects = CoachMessageQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("coach message")

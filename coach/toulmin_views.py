@@ -9,20 +9,17 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
 from coach.exports import EXPORT_FORMATS, ToulminExport, export
 from coach.models import Argument
+from coach.selectors import get_argument_for_user
 from coach.steps import STEPS
 
 __all__ = ["argument_export", "argument_toulmin", "toulmin_document"]
-
-
-def _get_argument_for_user(request: HttpRequest, argument_id: int) -> Argument:
-    return get_object_or_404(Argument.objects.for_user(request.user), pk=argument_id)
 
 
 def toulmin_document(argument: Argument) -> ToulminExport:
@@ -38,7 +35,7 @@ def toulmin_document(argument: Argument) -> ToulminExport:
 @login_required
 @require_GET
 def argument_toulmin(request: HttpRequest, argument_id: int) -> HttpResponse:
-    argument = _get_argument_for_user(request, argument_id)
+    argument = get_argument_for_user(request.user, argument_id)
     # The page speaks the reader's language; the diagram is the argument itself, so it
     # reads in the argument's language (the template's {% language %} block).
     elements = {
@@ -61,7 +58,7 @@ def argument_toulmin(request: HttpRequest, argument_id: int) -> HttpResponse:
 def argument_export(request: HttpRequest, argument_id: int, fmt: str) -> HttpResponse:
     if fmt not in EXPORT_FORMATS:
         raise Http404("no such export format")
-    argument = _get_argument_for_user(request, argument_id)
+    argument = get_argument_for_user(request.user, argument_id)
     extension, content_type = EXPORT_FORMATS[fmt]
     body = export(
         toulmin_document(argument),

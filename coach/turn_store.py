@@ -4,12 +4,11 @@ The turn itself is async (it streams); these run through `sync_to_async`
 because the ORM and row locks are sync-only in Django. A turn makes two such
 calls: `begin_turn` before the model is called, `record_success` or
 `record_failure` after it. No lock is held while the model is talking, and
-the turn pays for two thread hops, not one per query (a hop costs more than
-the query on a busy server). Each statement is a round trip the thread waits
-for, and on a quiet server the work after each wait runs on cold caches
-(docs/coach.md, "Speed"), so a turn writes what it must in as few statements
-as it can: no BEGIN and COMMIT around a single write, the reply and its
-record in one statement.
+the turn pays for two thread hops, not one per query.
+
+The reads are the ORM's (the transcript's through `coach.models.CoachMessageQuerySet`),
+each a fixed number of queries however long the transcript grows
+(tests/coach/test_turn_cost.py holds a turn to its budget).
 """
 
 from __future__ import annotations
@@ -23,12 +22,10 @@ from django.db import transaction
 
 from coach.intents import classify
 from coach.models import Argument, CoachMessage, CoachTurn, Role
-from coach.policy import OPEN, Policy
+from coach.policy import OPEN, Policy, policy_for
 from coach.prompts import HISTORY_LIMIT
 from coach.provenance import is_students_own
 from coach.steps import is_step
-from coach.turn_sql import load_argument_and_policy, store_and_read_transcript, transcript
-from config.sql_rows import insert, insert_linked
 from llm import Usage
 
 __all__ = [
@@ -94,7 +91,8 @@ def _store_and_read(
     *, argument: Argument, text: str, step: str, retry_of: int | None
 ) -> tuple[CoachMessage | None, list[tuple[str, str]], list[str]]:
     """Store the student's words first, so no failure can lose them, and read the transcript
-    before them (coach.turn_sql: one statement on PostgreSQL). Empty words: nothing stored.
+    before them: its latest messages and the student's words on the current step. Empty
+    words: nothing stored.
 
     A retry (`retry_of`: the id the failed turn's stream reported) reuses the
     stored message instead of storing the words a second time, so the
@@ -104,18 +102,15 @@ def _store_and_read(
     if text.strip() and retry_of is not None:
         stored = retried_message(argument=argument, message_id=retry_of, text=text, step=step)
     if text.strip() and stored is None:
-        stored = CoachMessage(argument=argument, role=Role.USER, text=text, step=step)
-        history, step_messages = store_and_read_transcript(
-            stored, limit=HISTORY_LIMIT, step=argument.current_step
+        stored = CoachMessage.objects.create(
+            argument=argument, role=Role.USER, text=text, step=step
         )
-        return stored, history, step_messages
-    history, step_messages = transcript(
-        argument_id=argument.pk,
-        before_id=stored.pk if stored is not None else None,
-        limit=HISTORY_LIMIT,
-        step=argument.current_step,
+    earlier = argument.messages.before(stored.pk if stored is not None else None)
+    return (
+        stored,
+        earlier.latest_said(HISTORY_LIMIT),
+        earlier.students_words_on(argument.current_step),
     )
-    return stored, history, step_messages
 
 
 def retried_message(
@@ -143,35 +138,27 @@ def retried_message(
 
 def begin_turn(
     *,
-    owner: Any,
-    argument_id: int,
+    argument: Argument,
     message: str,
     step: str,
     retry_of: int | None = None,
     refuse: Callable[[Policy], R | None] | None = None,
     page_language: str = "",
-) -> TurnState | R | None:
-    """Store the student's message and load what the turn needs.
+) -> TurnState | R:
+    """Store the student's message on `argument` (the student's own: the caller found it)
+    and load what the turn needs.
 
-    None when `owner` has no such argument (someone else's or a missing one:
-    the same answer). `refuse` is asked first, with the argument's policy: what
-    it returns (not None) is returned instead, and nothing is stored. The
-    argument and its policy are read once, here, for the refusal and the turn
-    alike (the endpoint used to read both twice). `step` is the step the page
+    `refuse` is asked first, with the argument's policy: what it returns (not
+    None) is returned instead, and nothing is stored. The policy is read once,
+    here, for the refusal and the turn alike. `step` is the step the page
     shows; an unknown one is stored as the argument's current step. The
     caller compares it with the current step (a stale page) once the message
     is safely stored.
     """
     # No transaction: the turn writes one row here (the student's message; rarely also
     # the argument, independently), and PostgreSQL's READ COMMITTED gives statements no
-    # shared snapshot anyway. A transaction would add BEGIN and COMMIT: two more round
-    # trips, each a wait (docs/coach.md, "Speed").
-    # The turn's statements are written once (coach.turn_sql), not compiled each turn.
-    # The argument with its policy's rules, in one statement (coach.policy.JoinedRead).
-    found = load_argument_and_policy(owner=owner, argument_id=argument_id)
-    if found is None:
-        return None
-    argument, policy = found
+    # shared snapshot anyway.
+    policy = policy_for(argument)
     refused = refuse(policy) if refuse is not None else None
     if refused is not None:
         return refused
@@ -227,18 +214,16 @@ def record_failure(
     decisions: list[dict[str, Any]] | None = None,
 ) -> CoachTurn:
     """A failed turn leaves a record (and what it cost) but never touches the draft."""
-    return insert(
-        CoachTurn(
-            argument_id=argument_id,
-            user_message_id=user_message_id,
-            step=step,
-            coach=coach,
-            raw_result=raw_result,
-            guard_decisions=decisions or [],
-            error_code=error_code,
-            error_detail=detail[:2000],
-            **accounting.turn_fields(),
-        )
+    return CoachTurn.objects.create(
+        argument_id=argument_id,
+        user_message_id=user_message_id,
+        step=step,
+        coach=coach,
+        raw_result=raw_result,
+        guard_decisions=decisions or [],
+        error_code=error_code,
+        error_detail=detail[:2000],
+        **accounting.turn_fields(),
     )
 
 
@@ -261,37 +246,33 @@ def record_success(
     student can still accept it, and a later "yes" refers to it.
     """
     proposal = guarded_result.get("proposedUpdate")
-    reply = CoachMessage(
-        argument_id=argument_id,
-        role=Role.ASSISTANT,
-        text=guarded_result["assistantText"],
-        step=step,
-    )
-    turn = CoachTurn(
-        argument_id=argument_id,
-        user_message_id=user_message_id,
-        step=step,
-        coach=coach,
-        raw_result=raw_result,
-        guarded_result=guarded_result,
-        guard_decisions=decisions,
-        **accounting.turn_fields(),
-    )
-    if not proposal:
-        # Most replies: the message and its record, in one statement where the database
-        # can (config.sql_rows.insert_linked), with no transaction of their own around it.
-        insert_linked(reply, turn, link="assistant_message")
-        return reply
     with transaction.atomic():
-        # A proposal needs the draft, locked (before anything else, as the accept and
-        # reject endpoints do) to check where the student is now.
-        argument = Argument.objects.select_for_update().get(pk=argument_id)
-        if argument.current_step == step and not argument.is_complete:
-            argument.pending_proposal = {
-                "field": proposal["field"],
-                "value": proposal["value"],
-                "rationale": proposal.get("rationale") or "",
-            }
-            argument.save(update_fields=["pending_proposal", "updated_at"])
-        insert_linked(reply, turn, link="assistant_message")
+        if proposal:
+            # A proposal needs the draft, locked (before anything else, as the accept and
+            # reject endpoints do) to check where the student is now.
+            argument = Argument.objects.select_for_update().get(pk=argument_id)
+            if argument.current_step == step and not argument.is_complete:
+                argument.pending_proposal = {
+                    "field": proposal["field"],
+                    "value": proposal["value"],
+                    "rationale": proposal.get("rationale") or "",
+                }
+                argument.save(update_fields=["pending_proposal", "updated_at"])
+        reply = CoachMessage.objects.create(
+            argument_id=argument_id,
+            role=Role.ASSISTANT,
+            text=guarded_result["assistantText"],
+            step=step,
+        )
+        CoachTurn.objects.create(
+            argument_id=argument_id,
+            user_message_id=user_message_id,
+            assistant_message=reply,
+            step=step,
+            coach=coach,
+            raw_result=raw_result,
+            guarded_result=guarded_result,
+            guard_decisions=decisions,
+            **accounting.turn_fields(),
+        )
     return reply

@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -25,17 +25,13 @@ from coach.forms import ArgumentForm, SignUpForm
 from coach.intents import classify
 from coach.models import Argument, Role
 from coach.policy import Policy, policy_for
+from coach.selectors import get_argument_for_user
 from coach.services import ProposalError, advance_typed, create_argument, draft_json
 from coach.steps import label_for, phrases_for, reader_language
 from untrusted import text_problem
 from untrusted.forms import UNSTORABLE_TEXT
 
 __all__ = ["argument_advance", "argument_detail", "argument_list", "argument_new", "signup"]
-
-
-def _get_argument_for_user(request: HttpRequest, argument_id: int) -> Argument:
-    # Another student's argument is indistinguishable from a missing one.
-    return get_object_or_404(Argument.objects.for_user(request.user), pk=argument_id)
 
 
 @require_http_methods(["GET", "POST"])
@@ -180,7 +176,7 @@ def _client_strings() -> dict[str, Any]:
 @login_required
 @require_GET
 def argument_detail(request: HttpRequest, argument_id: int) -> HttpResponse:
-    argument = _get_argument_for_user(request, argument_id)
+    argument = get_argument_for_user(request.user, argument_id)
     # The page speaks the reader's language (the cookie or the browser); only the
     # argument's own words are in the argument's language, marked so by `lang`.
     context = _page_context(argument)
@@ -208,7 +204,7 @@ def argument_advance(request: HttpRequest, argument_id: int) -> HttpResponse:
     """Move on with the student's own words where the coach may not propose (an assignment's
     policy). The page does this with fetch and stays in place (coach.js); this form post is
     the way without JavaScript, and lands back on the same box."""
-    argument = _get_argument_for_user(request, argument_id)
+    argument = get_argument_for_user(request.user, argument_id)
     value = request.POST.get("value")
     try:
         if value is not None and len(value) > MAX_FIELD_CHARS:

@@ -1,5 +1,5 @@
-"""What a draft read and a move on cost: the argument read with its class's rules in one
-statement (coach.turn_sql), as a turn reads them, and the rules still applied."""
+"""What a draft read and the coaching page cost: a budget of queries that a query per
+message or per turn (an N+1) goes over, and the class's rules still applied."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from classroom.models import CoachPolicy
-from coach.models import Argument
+from coach.models import Argument, CoachMessage, CoachTurn, Role
 from tests.coach.support import class_work
 
 pytestmark = pytest.mark.django_db
@@ -29,18 +29,60 @@ def _signed_in(student: Any) -> Client:
     return client
 
 
-def test_it_reads_a_class_draft_in_two_statements(
+# The session and its user (at most two), the argument, its class's rules (the submission
+# with its assignment, the student's extension and the quota's count, in one query).
+DRAFT_BUDGET = 4
+# The coaching page: the draft's, the transcript, whether the coach spoke on the step yet,
+# the student's latest words on it (the own-words box of a hints-only class).
+PAGE_BUDGET = DRAFT_BUDGET + 3
+
+
+def _say(argument: Argument, exchanges: int) -> None:
+    for n in range(exchanges):
+        said = CoachMessage.objects.create(
+            argument=argument, role=Role.USER, text=f"Cars out, take {n}.", step="claim"
+        )
+        reply = CoachMessage.objects.create(
+            argument=argument, role=Role.ASSISTANT, text=f"Why {n}?", step="claim"
+        )
+        CoachTurn.objects.create(
+            argument=argument, step="claim", user_message=said, assistant_message=reply
+        )
+
+
+def _statements(client: Client, url: str, statements: list[str]) -> list[str]:
+    client.get(url)  # the session's first request may read its user apart
+    statements.clear()
+    response = client.get(url)
+    assert response.status_code == 200
+    return list(statements)
+
+
+def test_it_reads_a_class_draft_within_its_budget(
     student: Any, django_user_model: Any, statements: list[str]
 ) -> None:
     work = _class_work(student, django_user_model)
+    _say(work, 30)
+    seen = _statements(_signed_in(student), f"/api/arguments/{work.pk}", statements)
+    assert len(seen) <= DRAFT_BUDGET, "\n".join(seen)
+
+
+@pytest.mark.parametrize("policy", [CoachPolicy.COACH, CoachPolicy.HINTS_ONLY])
+def test_it_shows_a_long_transcript_in_as_many_queries_as_a_short_one(
+    student: Any, django_user_model: Any, statements: list[str], policy: str
+) -> None:
+    teacher = django_user_model.objects.create_user("teacher")
+    short = class_work(student=student, teacher=teacher, coach_policy=policy)
+    long = class_work(student=student, teacher=teacher, coach_policy=policy, class_name="B")
+    _say(short, 3)
+    _say(long, 30)
     client = _signed_in(student)
-    client.get(f"/api/arguments/{work.pk}")  # the session's first request reads its user apart
-    statements.clear()
-    response = client.get(f"/api/arguments/{work.pk}")
-    assert response.status_code == 200
-    # The session with its user (accounts.sessions), then the argument with its assignment,
-    # the student's extension and the quota's count. It was three: the rules read apart.
-    assert len(statements) == 2, "\n".join(statements)
+
+    on_short = _statements(client, f"/coach/{short.pk}/", statements)
+    on_long = _statements(client, f"/coach/{long.pk}/", statements)
+
+    assert len(on_long) == len(on_short), "\n".join(on_long)
+    assert len(on_long) <= PAGE_BUDGET, "\n".join(on_long)
 
 
 def test_it_still_hides_a_proposal_the_class_no_longer_allows(
@@ -86,7 +128,7 @@ def test_it_answers_not_found_for_another_students_argument(
 def test_it_answers_not_found_for_an_id_past_what_the_database_holds(
     student: Any, argument_id: int, ending: str
 ) -> None:
-    # The read is SQL of the site's own, not the ORM's lookup that knows the column's range.
+    # The ORM's lookup knows the column's range: such an id finds nothing, as a missing one.
     client = _signed_in(student)
     url = f"/api/arguments/{argument_id}{ending}"
     response = client.get(url) if not ending else client.post(url, {}, "application/json")

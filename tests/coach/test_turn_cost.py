@@ -1,7 +1,12 @@
-"""What one coach turn costs the server: its queries, and work that must not grow with the transcript.
+"""What one coach turn costs the server: a budget of queries, and work that must not grow
+with the transcript.
 
 The turn runs end to end (real SDK, the fake Anthropic server on loopback);
-queries are counted at the cursor, in whichever thread runs them.
+queries are counted at the cursor, in whichever thread runs them. The budget is
+what a turn needs (the session and its user, the argument, its class's rules, the
+student's message, the transcript's two reads, the reply and its record) with room
+for how the session is read; a query per message or per turn of the transcript (an
+N+1) goes over it, and the same turn on a transcript ten times as long costs the same.
 """
 
 from __future__ import annotations
@@ -10,66 +15,87 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.test import AsyncClient
 
 from coach import intents
-from coach.models import Argument, CoachMessage, Role
+from coach.models import Argument, CoachMessage, CoachTurn, Role
 from limits.services import _snapshot_key, local_now
-from tests.coach.support import _post_turn, class_work, coach_result, post_turn, run
+from tests.coach.support import _post_turn, class_work, coach_result, run
 from tests.fakes.anthropic_server import FakeAnthropicServer, Reply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 REPLY = coach_result(text="Which cities do you have in mind?", confidence=0.5)
 
+# Queries a turn may run: the session and its user (at most two), the argument, its
+# policy's rules (one query, in a class or not), the student's message, the transcript's
+# latest messages and the student's words on the step, the reply and its record; SQLite
+# adds the BEGIN of the transaction around the last two. A new one must be argued for here.
+TURN_BUDGET = 10
+# Transactions a turn without a proposal commits: the reply with its record.
+TURN_COMMITS = 1
 
-def test_it_reads_the_argument_and_its_policy_once_per_turn(
-    fake_anthropic: FakeAnthropicServer, student: Any, argument: Argument, statements: list[str]
+
+def _signed_in(student: Any) -> AsyncClient:
+    client = AsyncClient()
+    client.force_login(student)  # the sign-in's own statements are not the turn's
+    return client
+
+
+def _turn(
+    client: AsyncClient, statements: list[str], argument: Argument, message: str
+) -> list[str]:
+    """The statements of one successful turn of `client` on `argument`."""
+    statements.clear()
+    payload = {"argument_id": argument.pk, "message": message, "step": argument.current_step}
+    status, _, lines = run(_post_turn(client, payload))
+    assert status == 200 and lines[-1]["type"] == "result", lines
+    return list(statements)
+
+
+def _say(argument: Argument, exchanges: int) -> None:
+    """`exchanges` earlier exchanges on the current step: the student's words, the coach's
+    reply and the turn's record each."""
+    for n in range(exchanges):
+        said = CoachMessage.objects.create(
+            argument=argument, role=Role.USER, text=f"Cars out, take {n}.", step="claim"
+        )
+        reply = CoachMessage.objects.create(
+            argument=argument, role=Role.ASSISTANT, text=f"Why {n}?", step="claim"
+        )
+        CoachTurn.objects.create(
+            argument=argument, step="claim", user_message=said, assistant_message=reply
+        )
+
+
+def test_it_reads_the_argument_and_its_rules_once_per_turn(
+    fake_anthropic: FakeAnthropicServer,
+    student: Any,
+    django_user_model: Any,
+    statements: list[str],
 ) -> None:
+    work = class_work(student=student, teacher=django_user_model.objects.create_user("teacher"))
     fake_anthropic.enqueue(Reply.json(REPLY))
-    status, _, lines = post_turn(
-        student, argument_id=argument.pk, message="Cities should ban cars.", step="claim"
-    )
-    assert status == 200 and lines[-1]["type"] == "result"
-    selects = [sql for sql in statements if sql.lstrip().upper().startswith("SELECT")]
-    # The policy check and the turn used to read both twice (13 statements a turn, then 11);
-    # now the assignment's rules come in the argument's own statement (coach.policy.JoinedRead).
-    (argument_read,) = [sql for sql in selects if 'FROM "coach_argument"' in sql]
-    assert 'LEFT JOIN "classroom_submission"' in argument_read
-    assert not any('FROM "classroom_submission"' in sql for sql in selects)
+    seen = _turn(_signed_in(student), statements, work, "Cities should ban cars.")
+    selects = [sql for sql in seen if sql.lstrip().upper().startswith("SELECT")]
+    # The policy check and the turn used to read both twice: now once each.
+    assert sum('FROM "coach_argument"' in sql for sql in selects) == 1, "\n".join(selects)
+    assert sum('FROM "classroom_submission"' in sql for sql in selects) == 1, "\n".join(selects)
 
 
-# Statements a turn may run: the session with its user (one statement once the process
-# has seen the session: accounts.sessions), the argument with its class's rules, the
-# student's message and the transcript (its latest messages and the step's; with the
-# message, one statement on PostgreSQL); the reply and the turn record (one statement on
-# PostgreSQL; SQLite: two, and the BEGIN of the transaction around them). A new one must be argued for here (docs/coach.md, "Speed").
-MAX_STATEMENTS = {"sqlite": 7, "postgresql": 4}
-# Transactions a turn without a proposal commits: on PostgreSQL none (each write is one
-# statement; a BEGIN and a COMMIT are two more round trips); SQLite's around the two inserts.
-MAX_COMMITS = {"sqlite": 1, "postgresql": 0}
-
-
-def test_it_runs_no_more_statements_a_turn_than_it_did(
+def test_it_keeps_a_turn_within_its_query_budget(
     fake_anthropic: FakeAnthropicServer,
     student: Any,
     argument: Argument,
     statements: list[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    CoachMessage.objects.bulk_create(
-        CoachMessage(argument=argument, role=Role.USER, text=f"Cars out, take {n}.", step="claim")
-        for n in range(30)
-    )
+    _say(argument, 30)
     fake_anthropic.enqueue(Reply.json(REPLY), Reply.json(REPLY), Reply.json(REPLY))
-    client = AsyncClient()
-    client.force_login(student)  # the sign-in's own statements are not the turn's
-    payload = {"argument_id": argument.pk, "message": "Cities should ban cars.", "step": "claim"}
+    client = _signed_in(student)
     # The first turn also reads the spend ledgers (then kept for limits.services.SNAPSHOT_SECONDS).
-    run(_post_turn(client, payload))
-    statements.clear()
+    _turn(client, statements, argument, "Cities should ban cars.")
     commits: list[str] = []
     commit = BaseDatabaseWrapper.commit
 
@@ -78,50 +104,48 @@ def test_it_runs_no_more_statements_a_turn_than_it_did(
         commit(self)
 
     monkeypatch.setattr(BaseDatabaseWrapper, "commit", counting_commit)
-    status, _, lines = run(_post_turn(client, {**payload, "message": "Only in the centre."}))
-    assert status == 200 and lines[-1]["type"] == "result"
+    seen = _turn(client, statements, argument, "Only in the centre.")
     # Counted at the cursor, in every thread (the turn's ORM work runs in asgiref's).
-    assert len(statements) <= MAX_STATEMENTS[connection.vendor], "\n".join(statements)
-    assert len(commits) <= MAX_COMMITS[connection.vendor]
+    assert len(seen) <= TURN_BUDGET, "\n".join(seen)
+    assert len(commits) <= TURN_COMMITS
 
     # A student who thinks for longer than the spend snapshot lasts: the turn reads every
     # ledger again, in one statement (limits.ledgers), not one per ledger.
     cache.delete(_snapshot_key(student.pk, local_now()))
-    statements.clear()
-    status, _, lines = run(_post_turn(client, {**payload, "message": "And in the suburbs."}))
-    assert status == 200 and lines[-1]["type"] == "result"
-    assert len(statements) <= MAX_STATEMENTS[connection.vendor] + 1, "\n".join(statements)
-    assert sum('"debates_debate"' in sql for sql in statements) == 1
+    seen = _turn(client, statements, argument, "And in the suburbs.")
+    assert len(seen) <= TURN_BUDGET + 1, "\n".join(seen)
+    assert sum('"debates_debate"' in sql for sql in seen) == 1
 
 
-def test_it_reads_an_assignments_rules_in_the_statement_that_reads_the_argument(
+def test_it_costs_a_turn_on_a_long_transcript_what_it_costs_on_a_short_one(
     fake_anthropic: FakeAnthropicServer,
     student: Any,
     django_user_model: Any,
     statements: list[str],
 ) -> None:
-    # The class's turn: an assignment with a due date, an extension table to look in, a
-    # turn quota to count against and required criteria, as the coach's main journey has.
-    work = class_work(student=student, teacher=django_user_model.objects.create_user("teacher"))
-    fake_anthropic.enqueue(Reply.json(REPLY), Reply.json(REPLY))
-    client = AsyncClient()
-    client.force_login(student)
-    payload = {"argument_id": work.pk, "message": "Cities should ban cars.", "step": "claim"}
-    run(_post_turn(client, payload))
-    statements.clear()
+    # Two class arguments alike but for their transcripts: 3 earlier exchanges and 30
+    # (30 turns counted against the quota). A query per message or per turn would show.
+    teacher = django_user_model.objects.create_user("teacher")
+    short = class_work(student=student, teacher=teacher)
+    long = class_work(student=student, teacher=teacher, class_name="Rhetoric 102")
+    _say(short, 3)
+    _say(long, 30)
+    fake_anthropic.enqueue(*[Reply.json(REPLY)] * 3)
+    client = _signed_in(student)
+    _turn(client, statements, short, "Cities should ban cars.")  # reads the ledgers
 
-    status, _, lines = run(_post_turn(client, {**payload, "message": "Only in the centre."}))
+    on_short = _turn(client, statements, short, "Only in the centre.")
+    on_long = _turn(client, statements, long, "Only in the centre.")
 
-    assert status == 200 and lines[-1]["type"] == "result"
-    # As many as a turn outside any class: the submission, its assignment, this student's
-    # extension and the turns counted against the quota come with the argument's row.
-    assert len(statements) <= MAX_STATEMENTS[connection.vendor], "\n".join(statements)
+    assert len(on_long) == len(on_short), "\n".join(on_long)
+    assert len(on_long) <= TURN_BUDGET
 
 
 def test_it_does_not_reclassify_the_steps_earlier_messages_every_turn(
     fake_anthropic: FakeAnthropicServer,
     student: Any,
     argument: Argument,
+    statements: list[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     CoachMessage.objects.bulk_create(
@@ -137,9 +161,6 @@ def test_it_does_not_reclassify_the_steps_earlier_messages_every_turn(
 
     monkeypatch.setattr("coach.turn_store.classify", counting)
     fake_anthropic.enqueue(Reply.json(REPLY))
-    status, _, lines = post_turn(
-        student, argument_id=argument.pk, message="Cities should ban cars.", step="claim"
-    )
-    assert status == 200 and lines[-1]["type"] == "result"
+    _turn(_signed_in(student), statements, argument, "Cities should ban cars.")
     # Whether this is a first attempt is settled by the first earlier attempt, not all 40.
     assert len(calls) <= 3, calls

@@ -1,28 +1,22 @@
-"""Every ledger read in one statement; one user's statement compiled once a day.
+"""Every ledger read in one statement, however many users.
 
-The reference is what the ledgers said before (limits.ledgers' docstring): one
-grouped query per ledger through the ORM, summed. Random ledgers, several
+The reference is one grouped query per ledger, summed. Random ledgers, several
 users, rows this month and earlier, both databases.
 """
 
 from __future__ import annotations
 
 import random
-import threading
-import time
 from datetime import timedelta
 from decimal import Decimal
-from unittest import mock
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from coach.models import CoachTurn
 from coach.services import create_argument
 from engine.models import Debate, DebateStatus
-from limits import ledgers
 from limits.quota import day_start, month_start
 from limits.services import _sources, local_now, spend_by_user
 from trials.models import Trial, TrialStatus
@@ -38,7 +32,7 @@ def _reference(user_ids: list[int], *, now) -> dict[int, tuple[Decimal, Decimal]
     totals = {pk: [ZERO, ZERO] for pk in user_ids}
     for source in _sources.values():
         for user_id, month, today in source.rows(
-            {"__in": user_ids}, day_from=day_from, month_from=month_from
+            user_ids, day_from=day_from, month_from=month_from
         ):
             totals[user_id][0] += today or ZERO
             totals[user_id][1] += month or ZERO
@@ -83,10 +77,10 @@ def test_it_adds_up_what_one_grouped_query_per_ledger_did(django_user_model, see
 
     expected = _reference(ids, now=now)
 
-    for pk in ids:  # one user: the statement compiled once
+    for pk in ids:
         spend = spend_by_user([pk], now=now)[pk]
         assert (spend.today, spend.month) == expected[pk]
-    together = spend_by_user(ids, now=now)  # several: the union built anew
+    together = spend_by_user(ids, now=now)
     assert {pk: (s.today, s.month) for pk, s in together.items()} == expected
 
 
@@ -106,73 +100,3 @@ def test_it_reads_every_ledger_in_one_statement(django_user_model) -> None:
 
     assert len(one) == len(two) == 1
     assert one[0]["sql"].count("UNION ALL") == len(_sources) - 1
-
-
-def test_it_compiles_one_users_statement_once_a_day(django_user_model) -> None:
-    ana = django_user_model.objects.create_user("ana")
-    bea = django_user_model.objects.create_user("bea")
-    Trial.objects.create(owner=bea, query="Q", status=TrialStatus.SUSTAINED, cost_usd="0.40")
-    now = local_now()
-    ledgers._statements.clear()
-
-    with mock.patch.object(ledgers, "_compile", wraps=ledgers._compile) as compile_:
-        spend_by_user([ana.pk], now=now)
-        bea_spend = spend_by_user([bea.pk], now=now)[bea.pk]
-        spend_by_user([ana.pk], now=now + timedelta(days=1))
-
-    # Two days, two statements: the second user's read reused the first's.
-    assert compile_.call_count == 2
-    assert bea_spend.today == Decimal("0.40")
-
-
-def test_it_compiles_a_statement_once_when_many_threads_ask_at_once() -> None:
-    # The first turns of a class after a start or at midnight come together: each
-    # request thread used to compile the same statement.
-    now = local_now()
-    sources = tuple(_sources.values())
-    ledgers._statements.clear()
-    compiled = ledgers._Statement(sql="SELECT 1", params=(), slots=(), selected=())
-    calls: list[int] = []
-
-    def slow_compile(*args, **kwargs):
-        calls.append(1)
-        time.sleep(0.05)  # wide enough for every thread to arrive while it runs
-        return compiled
-
-    threads_at_once = 8
-    start = threading.Barrier(threads_at_once)
-    got: list[object] = []
-
-    def ask() -> None:
-        start.wait()
-        got.append(
-            ledgers._statement(
-                sources, "default", day_from=day_start(now), month_from=month_start(now)
-            )
-        )
-
-    with mock.patch.object(ledgers, "_compile", side_effect=slow_compile):
-        threads = [threading.Thread(target=ask) for _ in range(threads_at_once)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=10)
-    ledgers._statements.clear()
-
-    assert len(calls) == 1
-    assert got == [compiled] * threads_at_once
-
-
-def test_it_reads_through_the_orm_when_the_id_does_not_go_in_as_itself(
-    django_user_model,
-) -> None:
-    # A user field whose value the ORM converts (here, a name compared as text): the
-    # sentinel is not found as itself, so no statement is kept for such ledgers.
-    odd = ledgers.SpendSource(model=Trial, user_field="owner__username", cost=lambda: ZERO)
-    now = timezone.now()
-
-    compiled = ledgers._compile(
-        (odd,), "default", day_from=day_start(now), month_from=month_start(now)
-    )
-
-    assert compiled is None
