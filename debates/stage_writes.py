@@ -1,52 +1,33 @@
-"""The updates a graph debate's stages make, each statement written once.
+"""The updates a graph debate's stages make, each a few statements whatever the rows.
 
 A round's attacks stage links each proposed attack to the counter-argument made
 from it, and its validation stage stores each attack's outcome. These run every
-stage of every debate, and the ORM's compiling of them (a correlated subquery,
-a ``pk IN`` filter) cost more than the database's answer
-(docs/architecture.md, "What a stage costs the engine").
+stage of every debate: one ``UPDATE`` for the links, one per distinct outcome.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
-from django.db import connections, router
+from django.db.models import OuterRef, Subquery
 
-from config.sql_rows import quote_for, update_by_pks
 from debates.models import Attack, DebateArgument
 from debates.state import AttackView
 
 __all__ = ["link_counters", "save_outcomes"]
 
 
-@cache
-def _link_sql(alias: str, vendor: str) -> str:
-    quote = quote_for(alias)
-    attack, argument = Attack._meta, DebateArgument._meta
-    table, pk = quote(attack.db_table), quote(attack.pk.column)
-    return (
-        f"UPDATE {table} SET {quote(attack.get_field('from_argument').column)} = ("
-        f"SELECT {quote(argument.pk.column)} FROM {quote(argument.db_table)} "
-        f"WHERE {quote(argument.get_field('origin_attack').column)} = {table}.{pk} "
-        f"ORDER BY {quote(argument.pk.column)} LIMIT 1) WHERE {pk} IN "
-    )
-
-
 def link_counters(attack_ids: Sequence[int]) -> None:
     """Each attack's ``from_argument``: the argument created from it (``origin_attack``).
 
-    One statement whatever the number of attacks, as
-    ``Attack.objects.filter(pk__in=ids).update(from_argument=Subquery(...))``.
+    One statement whatever the number of attacks.
     """
     if not attack_ids:
         return
-    alias = router.db_for_write(Attack)
-    connection = connections[alias]
-    placeholders = "(" + ", ".join(["%s"] * len(attack_ids)) + ")"
-    with connection.cursor() as cursor:
-        cursor.execute(_link_sql(alias, connection.vendor) + placeholders, list(attack_ids))
+    made_from = DebateArgument.objects.filter(origin_attack=OuterRef("pk")).order_by("pk")
+    Attack.objects.filter(pk__in=attack_ids).update(
+        from_argument=Subquery(made_from.values("pk")[:1])
+    )
 
 
 def save_outcomes(attacks: Sequence[AttackView]) -> None:
@@ -60,4 +41,4 @@ def save_outcomes(attacks: Sequence[AttackView]) -> None:
     for attack in attacks:
         by_outcome.setdefault((attack.status, attack.drop_reason), []).append(attack.id)
     for (status, drop_reason), ids in by_outcome.items():
-        update_by_pks(Attack, ids, status=status, drop_reason=drop_reason)
+        Attack.objects.filter(pk__in=ids).update(status=status, drop_reason=drop_reason)

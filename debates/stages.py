@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from argumentation.attack_types import MismatchCode, attack_mismatch
-from config.sql_rows import insert_all, update_by_pks
 from debates import events
 from debates.budget import expected_output_tokens
 from debates.graph import counted_arguments, counted_attacks, grounded_labels, snapshot
@@ -235,7 +234,7 @@ class OpeningArguments:
                     )
                 )
                 number += 1
-        insert_all(created, set_pks=True)
+        DebateArgument.objects.bulk_create(created)
         engine_events.record_event(
             debate=debate,
             type=events.ARGUMENTS_SUBMITTED,
@@ -384,7 +383,7 @@ class Attacks:
                 to_keys.append(target.key if target is not None else None)
         # Three queries whatever the number of attacks: the attacks, their
         # counter-arguments, then the links back from attacks to counters.
-        insert_all(attacks, set_pks=True)
+        Attack.objects.bulk_create(attacks)
         for attack, attack_assumptions in zip(attacks, assumptions, strict=True):
             if attack.status == AttackStatus.DROPPED:
                 continue
@@ -404,7 +403,7 @@ class Attacks:
             )
             number += 1
             proposed.append(attack)
-        insert_all(counter_arguments, set_pks=True)
+        DebateArgument.objects.bulk_create(counter_arguments)
         for attack, counter in zip(proposed, counter_arguments, strict=True):
             attack.from_argument = counter
         # One UPDATE whose size does not grow with the attacks: each attack's
@@ -553,7 +552,7 @@ class Validation:
             for a, v in judged
         ]
         new_valid = sum(a.status == AttackStatus.VALID for a, _ in judged)
-        insert_all([v for _, v in judged if v is not None], set_pks=True)
+        AttackValidation.objects.bulk_create([v for _, v in judged if v is not None])
         save_outcomes([a for a, _ in judged])
         engine_events.record_event(
             debate=debate,
@@ -565,7 +564,7 @@ class Validation:
                 "validation_failed": failed,
             },
         )
-        update_by_pks(Debate, [debate.pk], rounds_completed=round)
+        Debate.objects.filter(pk=debate.pk).update(rounds_completed=round)
         debate.rounds_completed = round
         after = with_outcomes(state, {a.id: (a.status, a.drop_reason) for a, _ in judged})
         update = _graph_update(debate, after, round)

@@ -24,7 +24,6 @@ from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from config.sql_rows import row_by_pk
 from engine.models import FINISHED_STATUSES, Debate, DebateStatus
 
 __all__ = ["Claim", "LeaseLost", "claim_debate", "hold_lease", "renew_lease"]
@@ -79,11 +78,10 @@ def hold_lease(*, debate_id: int, worker: str) -> Debate:
     """Inside a transaction: lock the debate row and check this worker holds it."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("hold_lease must run inside transaction.atomic()")
-    # Every stage of every run begins its transaction here: the statement is written
-    # once, compiling the queryset each time cost more than the database's answer.
-    debate = row_by_pk(Debate, debate_id, for_update=True)
-    if debate is None:
-        raise Debate.DoesNotExist(f"debate {debate_id} does not exist")
+    try:
+        debate = Debate.objects.select_for_update().get(pk=debate_id)
+    except Debate.DoesNotExist:
+        raise Debate.DoesNotExist(f"debate {debate_id} does not exist") from None
     if debate.claimed_by != worker or debate.status != DebateStatus.RUNNING:
         raise LeaseLost(f"debate {debate_id} is no longer held by {worker}")
     return debate

@@ -42,7 +42,6 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models.signals import post_save
 
-from config.sql_rows import insert_all
 from engine.event_types import (
     DEBATE_COMPLETE,
     DEBATE_ERROR,
@@ -169,8 +168,9 @@ def _save_batch(batch: _Batch) -> None:
     if seq != batch.base + len(batch.events):
         # Someone numbered an event past the lock: never write a gap or a repeat.
         raise RuntimeError(f"debate {batch.debate_id}: event counter moved under the lock")
-    insert_all(batch.events)  # bulk_create's rows, its statement written once
-    notify = post_save.has_listeners(DebateEvent)  # as save() would (the tournament CLI)
+    DebateEvent.objects.bulk_create(batch.events)
+    # bulk_create sends no signal; save() would (the tournament CLI listens).
+    notify = post_save.has_listeners(DebateEvent)
     for event in batch.events:
         transaction.on_commit(lambda event=event: publish_event(event))
         if notify:

@@ -20,13 +20,11 @@ for list pages; :func:`spent_usd` is the ledger's own sum.
 from __future__ import annotations
 
 from decimal import Decimal
-from functools import cache
 
-from django.db import IntegrityError, connections, router, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q, Sum
 from pydantic import BaseModel, ValidationError
 
-from config.sql_rows import insert_all, quote_for, values_where
 from engine.models import CallStatus, Debate, LLMCall
 from llm import LLMError, StructuredReply
 from llm.errors import SERVICE_FAILURES
@@ -64,7 +62,11 @@ def known_hashes(*, debate_id: int) -> set[str]:
     A stage asks :func:`paid_calls` only about hashes in this set (kept up to
     date with the calls the run records): a fresh run's stages never ask.
     """
-    return {h for (h,) in values_where(LLMCall, ["request_hash"], debate=debate_id)}
+    return set(
+        LLMCall.objects.filter(debate_id=debate_id)
+        .order_by()
+        .values_list("request_hash", flat=True)
+    )
 
 
 def _unanswered() -> Q:
@@ -127,7 +129,7 @@ def record_calls(*, debate_id: int, calls: list[dict]) -> list[LLMCall]:
     total = sum((row.cost_usd for row in rows), Decimal(0))
     try:
         with transaction.atomic():
-            insert_all(rows)
+            LLMCall.objects.bulk_create(rows)
             if total:
                 _add_to_running_cost(debate_id, total)
     except IntegrityError:
@@ -135,29 +137,13 @@ def record_calls(*, debate_id: int, calls: list[dict]) -> list[LLMCall]:
     return rows
 
 
-@cache
-def _add_cost_sql(alias: str, vendor: str) -> str:
-    quote = quote_for(alias)
-    meta = Debate._meta
-    cost = quote(meta.get_field("cost_usd").column)
-    # SQLite keeps the sum exact only as NUMERIC, as the ORM's own statement does.
-    added = (
-        f"CAST(({cost} + CAST(%s AS NUMERIC)) AS NUMERIC)" if vendor == "sqlite" else f"{cost} + %s"
-    )
-    return f"UPDATE {quote(meta.db_table)} SET {cost} = {added} WHERE {quote(meta.pk.column)} = %s"
-
-
 def _add_to_running_cost(debate_id: int, amount: Decimal) -> None:
-    """``Debate.objects.filter(pk=...).update(cost_usd=F("cost_usd") + amount)``, written once.
+    """Add ``amount`` to the run's total in the database, where concurrent adds cannot be lost.
 
-    Every recorded call adds to the run's total with it (a stage's calls that come
-    back together, once for all of them).
+    Every recorded call adds to it (a stage's calls that come back together, once
+    for all of them).
     """
-    alias = router.db_for_write(Debate)
-    connection = connections[alias]
-    value = Debate._meta.get_field("cost_usd").get_db_prep_save(amount, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(_add_cost_sql(alias, connection.vendor), [value, debate_id])
+    Debate.objects.filter(pk=debate_id).update(cost_usd=F("cost_usd") + amount)
 
 
 def _fields(

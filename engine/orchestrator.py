@@ -44,7 +44,6 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from config.sql_rows import insert, row_by_pk, update_by_pks, values_where
 from engine import events
 from engine.between_stages import read_between_stages
 from engine.budget import estimate_stage_cost
@@ -174,11 +173,7 @@ class _Run:
         self.renewed_at = time.monotonic()
 
     def run(self) -> None:
-        # A run's reads and writes at its start and end are written once (config.sql_rows):
-        # a graph debate has only eight stages to share them out over.
-        debate = row_by_pk(Debate, self.debate_id)
-        if debate is None:
-            raise Debate.DoesNotExist(f"debate {self.debate_id} is gone")
+        debate = Debate.objects.get(pk=self.debate_id)
         fmt = get_format(debate.format)
         if debate.event_seq == 0:
             with transaction.atomic():
@@ -186,7 +181,9 @@ class _Run:
                 events.record_event(
                     debate=debate, type=events.DEBATE_START, payload=fmt.start_payload(debate)
                 )
-        done = frozenset(values_where(StageRun, ["name", "round"], debate=debate.pk))
+        done = frozenset(
+            StageRun.objects.filter(debate=debate.pk).order_by().values_list("name", "round")
+        )
         self.ledger = known_hashes(debate_id=self.debate_id)
         # The state a stage commits is the next stage's input: read once, passed on.
         state = fmt.load_state(debate)
@@ -253,16 +250,14 @@ class _Run:
     def _commit(fmt: Format, stage, locked: Debate, name, round, state, specs, results):
         """Inside the stage's transaction: its rows, events, StageRun and maybe the finish."""
         outcome = stage.commit(debate=locked, state=state, round=round, results=results)
-        stage_run = insert(  # StageRun.objects.create, its statement written once
-            StageRun(
-                debate=locked,
-                name=name,
-                round=round,
-                input_hash=fmt.state_hash(state),
-                output_hash=fmt.state_hash(outcome.after),
-                calls=len(specs),
-                cost_usd=sum((r.cost_usd for r in results), Decimal(0)),
-            )
+        stage_run = StageRun.objects.create(
+            debate=locked,
+            name=name,
+            round=round,
+            input_hash=fmt.state_hash(state),
+            output_hash=fmt.state_hash(outcome.after),
+            calls=len(specs),
+            cost_usd=sum((r.cost_usd for r in results), Decimal(0)),
         )
         if fmt.after_stage is not None:
             fmt.after_stage(
@@ -286,7 +281,7 @@ def finish(debate: Debate, decision: StopDecision, *, state=None) -> None:
         status = DebateStatus.STOPPED if decision.reason in STOPPED_REASONS else DebateStatus.DONE
     if fmt.on_finish is not None:
         fmt.on_finish(debate, decision, output)
-    [(cost,)] = values_where(Debate, ["cost_usd"], id=debate.pk)
+    cost = Debate.objects.filter(pk=debate.pk).values_list("cost_usd", flat=True).get()
     # What people read is stored as the code and its parameters, worded when shown
     # (engine/stop_messages.py); only a decision without a code keeps its sentence.
     sentence = {} if decision.code else {"detail": decision.detail}
@@ -304,9 +299,7 @@ def finish(debate: Debate, decision: StopDecision, *, state=None) -> None:
             "output": output,
         },
     )
-    update_by_pks(
-        Debate,
-        [debate.pk],
+    Debate.objects.filter(pk=debate.pk).update(
         status=status,
         stop_reason=decision.reason.value,
         stop_detail=sentence.get("detail", ""),

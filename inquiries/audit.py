@@ -23,12 +23,9 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from functools import cache
 
-from django.db import connections, router
 from django.db.models import Prefetch
 
-from config.sql_rows import insert, quote_for
 from engine.models import StageRun
 from inquiries.graph import RESEND
 from inquiries.models import AgentOutput, AuditRecord, GateViolation
@@ -147,29 +144,19 @@ def write_record(*, debate, stage_run, before, outcome, results) -> AuditRecord:
         "payload": json.loads(json.dumps(payload, default=str)),
         "prev_hash": prev,
     }
-    # Its statement written once (config.sql_rows): a record is written after every stage.
-    return insert(AuditRecord(inquiry_id=inquiry_id, record_hash=record_hash(**fields), **fields))
-
-
-@cache
-def _last_link_sql(alias: str, vendor: str) -> str:
-    quote = quote_for(alias)
-    meta = AuditRecord._meta
-    seq = quote(meta.get_field("seq").column)
-    return (
-        f"SELECT {seq}, {quote(meta.get_field('record_hash').column)} "
-        f"FROM {quote(meta.db_table)} WHERE {quote(meta.get_field('inquiry').column)} = %s "
-        f"ORDER BY {seq} DESC LIMIT 1"
+    return AuditRecord.objects.create(
+        inquiry_id=inquiry_id, record_hash=record_hash(**fields), **fields
     )
 
 
 def _last_link(inquiry_id: int) -> tuple[int, str] | None:
-    """The chain's last (seq, record_hash), in one statement written once (every stage reads it)."""
-    alias = router.db_for_read(AuditRecord)
-    connection = connections[alias]
-    with connection.cursor() as cursor:
-        cursor.execute(_last_link_sql(alias, connection.vendor), [inquiry_id])
-        return cursor.fetchone()
+    """The chain's last (seq, record_hash), or None before its first record."""
+    return (
+        AuditRecord.objects.filter(inquiry_id=inquiry_id)
+        .order_by("-seq")
+        .values_list("seq", "record_hash")
+        .first()
+    )
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ from django.utils.translation import gettext_noop
 from argumentation.sanad import Grade
 from casefiles.models import Span, parse_span_key
 from casefiles.retrieval import retrieve_spans
-from config.sql_rows import insert, insert_all, row_by_pk, update_by_pks, values_where
 from engine import events
 from engine.calls import CallResult, CallSpec
 from engine.models import Debate, StopReason
@@ -185,7 +184,7 @@ class AgentNode:
     def commit(
         self, *, debate: Debate, state: InquiryState, round: int, results: Sequence[CallResult]
     ) -> StageOutcome:
-        inquiry = row_by_pk(Inquiry, debate.pk)
+        inquiry = Inquiry.objects.get(pk=debate.pk)
         spans, texts = cited_span_maps(
             inquiry.case_file_id, cited_span_keys([r.parsed for r in results if r.ok])
         )
@@ -205,17 +204,15 @@ class AgentNode:
                 violations = [
                     ("UNUSABLE_REPLY", "The reply could not be read as the asked-for answer.")
                 ]
-                output = insert(
-                    AgentOutput(
-                        inquiry=inquiry,
-                        round=round,
-                        node=self.node,
-                        agent=agent,
-                        attempt=attempt,
-                        content="",
-                        output_id=output_id,
-                        dropped=self.resend,
-                    )
+                output = AgentOutput.objects.create(
+                    inquiry=inquiry,
+                    round=round,
+                    node=self.node,
+                    agent=agent,
+                    attempt=attempt,
+                    content="",
+                    output_id=output_id,
+                    dropped=self.resend,
                 )
                 self._violations(inquiry, output, violations)
                 written.append((output, violations))
@@ -234,50 +231,49 @@ class AgentNode:
             record = None
             if processed.record is not None:
                 record = processed.record.model_copy(update={"timestamp": timezone.now()})
-            output = insert(
-                AgentOutput(
-                    inquiry=inquiry,
-                    round=round,
-                    node=self.node,
-                    agent=agent,
-                    attempt=attempt,
-                    content=processed.content,
-                    position=processed.position,
-                    claim_refs=processed.claim_refs,
-                    evidence_requests=processed.evidence_requests,
-                    record=record.model_dump(mode="json") if record is not None else None,
-                    confidence=record.confidence if record is not None else None,
-                    accepted=processed.accepted,
-                    dropped=self.resend and not processed.accepted,
-                    output_id=output_id,
-                )
+            output = AgentOutput.objects.create(
+                inquiry=inquiry,
+                round=round,
+                node=self.node,
+                agent=agent,
+                attempt=attempt,
+                content=processed.content,
+                position=processed.position,
+                claim_refs=processed.claim_refs,
+                evidence_requests=processed.evidence_requests,
+                record=record.model_dump(mode="json") if record is not None else None,
+                confidence=record.confidence if record is not None else None,
+                accepted=processed.accepted,
+                dropped=self.resend and not processed.accepted,
+                output_id=output_id,
             )
             if processed.accepted:
-                for claim in processed.claims:
-                    insert(
-                        RegisteredClaim(
-                            inquiry=inquiry,
-                            key=claim.key,
-                            text=claim.text,
-                            registered_by=agent,
-                            round=round,
-                            chains=claim.chains,
-                            grade=claim.grade,
-                            defects=claim.defects,
-                        )
+                # In the reply's order, so their ids keep it (one INSERT each, if any).
+                RegisteredClaim.objects.bulk_create(
+                    RegisteredClaim(
+                        inquiry=inquiry,
+                        key=claim.key,
+                        text=claim.text,
+                        registered_by=agent,
+                        round=round,
+                        chains=claim.chains,
+                        grade=claim.grade,
+                        defects=claim.defects,
                     )
-                for calc in processed.calcs:
-                    insert(
-                        Calc(
-                            inquiry=inquiry,
-                            key=calc.key,
-                            op=calc.op,
-                            inputs=calc.inputs,
-                            result=calc.result,
-                            registered_by=agent,
-                            round=round,
-                        )
+                    for claim in processed.claims
+                )
+                Calc.objects.bulk_create(
+                    Calc(
+                        inquiry=inquiry,
+                        key=calc.key,
+                        op=calc.op,
+                        inputs=calc.inputs,
+                        result=calc.result,
+                        registered_by=agent,
+                        round=round,
                     )
+                    for calc in processed.calcs
+                )
                 next_claim += len(processed.claims)
                 next_calc += len(processed.calcs)
                 claims += [
@@ -300,7 +296,7 @@ class AgentNode:
 
     @staticmethod
     def _violations(inquiry, output, violations) -> None:
-        insert_all(
+        GateViolation.objects.bulk_create(
             [
                 GateViolation(inquiry=inquiry, output=output, rule=rule, detail=detail[:2000])
                 for rule, detail in violations
@@ -347,7 +343,7 @@ class EvidenceRetrieval:
         return []
 
     def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
-        inquiry = row_by_pk(Inquiry, debate.pk)
+        inquiry = Inquiry.objects.get(pk=debate.pk)
         known = {e.key for e in state.evidence}
         queries: list[str] = []
         for output in state.accepted(round=round):
@@ -375,7 +371,7 @@ class EvidenceRetrieval:
                 for h in hits
                 if h.key in new
             ]
-        insert_all(retrieved)  # the round's queries in one statement
+        RetrievedEvidence.objects.bulk_create(retrieved)  # the round's queries in one statement
         events.record_event(
             debate=debate, type="evidence_retrieved", payload={"round": round, "queries": found}
         )
@@ -409,7 +405,7 @@ class ArbiterClose:
         ]
 
     def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
-        inquiry = row_by_pk(Inquiry, debate.pk)
+        inquiry = Inquiry.objects.get(pk=debate.pk)
         registered = state.registered_ids()
         # The code's own check, whatever the arbiter says: a challenge cites registered evidence.
         challenges = [
@@ -434,19 +430,17 @@ class ArbiterClose:
                 "dissent_rationale": reply.dissent_rationale,
                 "challenges": challenges,
             }
-            output = insert(
-                AgentOutput(
-                    inquiry=inquiry,
-                    round=round,
-                    node=self.name,
-                    agent="arbiter",
-                    attempt=1,
-                    content=reply.rationale,
-                    position="supports" if reply.thesis_upheld else "opposes",
-                    record=decision,
-                    accepted=True,
-                    output_id=f"O-arbiter-{debate.pk}-{round}",
-                )
+            output = AgentOutput.objects.create(
+                inquiry=inquiry,
+                round=round,
+                node=self.name,
+                agent="arbiter",
+                attempt=1,
+                content=reply.rationale,
+                position="supports" if reply.thesis_upheld else "opposes",
+                record=decision,
+                accepted=True,
+                output_id=f"O-arbiter-{debate.pk}-{round}",
             )
             written.append((output, []))
         events.record_event(
@@ -490,7 +484,7 @@ class StopCheck:
         return []
 
     def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
-        inquiry = row_by_pk(Inquiry, debate.pk)
+        inquiry = Inquiry.objects.get(pk=debate.pk)
         history = []
         for r in range(1, round + 1):
             history.append({a: p for a, (p, _c) in _latest_per_agent(state, r).items()})
@@ -498,9 +492,9 @@ class StopCheck:
         probabilities = {a: thesis_probability(p, c) for a, (p, c) in latest.items()}
         new_spans = sum(
             len(keys)
-            for (keys,) in values_where(
-                RetrievedEvidence, ["new_span_keys"], inquiry=inquiry.pk, round=round
-            )
+            for keys in RetrievedEvidence.objects.filter(inquiry=inquiry.pk, round=round)
+            .order_by()
+            .values_list("new_span_keys", flat=True)
         )
         new_claims = sum(1 for c in state.claims if c.round == round)
         new_evidence = new_spans + new_claims
@@ -534,9 +528,8 @@ class StopCheck:
                 "probabilities": probabilities,
             },
         ]
-        # Statements written once (config.sql_rows): the stop check runs every round.
-        update_by_pks(Inquiry, [inquiry.pk], round_log=inquiry.round_log)
-        update_by_pks(Debate, [debate.pk], rounds_completed=round)
+        Inquiry.objects.filter(pk=inquiry.pk).update(round_log=inquiry.round_log)
+        Debate.objects.filter(pk=debate.pk).update(rounds_completed=round)
         events.record_event(
             debate=debate,
             type="stop_check",
@@ -636,7 +629,7 @@ class FinalizeOutputs:
 
     def commit(self, *, debate, state: InquiryState, round, results) -> StageOutcome:
         last = state.round_log[-1] if state.round_log else (round, StopReason.MAX_ROUNDS.value, "")
-        logged = row_by_pk(Inquiry, debate.pk).round_log
+        logged = Inquiry.objects.values_list("round_log", flat=True).get(pk=debate.pk)
         coded = logged[-1] if logged else {}
         decision = StopDecision(
             StopReason(last[1] or StopReason.MAX_ROUNDS),

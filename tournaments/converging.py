@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 from decimal import Decimal
 
-from config.sql_rows import row_by_pk, save_row
 from engine import events
 from engine.stages import StageOutcome
 from tournaments import events as tournament_events
@@ -133,7 +132,7 @@ class ConvergeStage:
                 except _ArbiterNeeded:
                     cascade = None
                     note = "The arbiter could not judge convergence; the text similarity stands."
-            match = row_by_pk(Match, m.id, for_update=True)  # statements written once
+            match = Match.objects.select_for_update().get(pk=m.id)
             if cascade is None:
                 result, methods, skipped = structural_result(a, b), ("structural",), ""
             else:
@@ -159,7 +158,7 @@ class ConvergeStage:
             match.convergence_scores = [*match.convergence_scores, entry]
             match.final_convergence = result.score
             match.rounds = r
-            save_row(match)
+            match.save()
             saved.append(match)
             events.record_event(
                 debate=debate,

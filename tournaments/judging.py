@@ -14,7 +14,6 @@ from decimal import Decimal
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
-from config.sql_rows import row_by_pk, save_row
 from engine.calls import ServiceUnavailable
 from engine.models import StopReason
 from engine.stages import StageOutcome
@@ -93,7 +92,7 @@ class JudgeStage:
             )
         for m in self._open(state, round):
             res = by_match[m.id]
-            match = row_by_pk(Match, m.id, for_update=True)  # statements written once
+            match = Match.objects.select_for_update().get(pk=m.id)
             add_cost(match, "arbiter", costs.get(hash_of(res), Decimal(0)))
             decide(match, m, res.parsed if res.ok else None, state)
             ratings = apply_elo(match, state.decision_type)
@@ -148,4 +147,4 @@ def decide(match: Match, m: MatchView, verdict: MatchVerdict | None, state) -> N
                 threshold=state.threshold,
             )
     match.finished_at = timezone.now()
-    save_row(match)
+    match.save()

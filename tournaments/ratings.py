@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from django.utils import timezone
-
-from config.sql_rows import insert_all, update_by_pks, values_where
 from tournaments.elo import DecisionType, apply_match, outcome_for
 from tournaments.models import Match, Rating, RatingChange
 
@@ -19,9 +16,7 @@ def apply_elo(match: Match, decision_type: str) -> dict[str, list[str]]:
 
     Returns {model: [before, after]} for the event.
     """
-    # Statements written once (config.sql_rows) where the ORM's would be compiled anew for
-    # every decided match; the locking read of both ratings stays the ORM's.
-    if values_where(RatingChange, ["id"], match=match.pk):
+    if RatingChange.objects.filter(match=match.pk).exists():
         return {}
     models = (match.model_a, match.model_b)
     # Both ratings locked in one query; a model's first match creates its row.
@@ -54,9 +49,8 @@ def apply_elo(match: Match, decision_type: str) -> dict[str, list[str]]:
             rating.draws += 1
         elif model == match.winner:
             rating.matches_won += 1
-        rating.updated_at = timezone.now()  # auto_now, as save() would set it
-        update_by_pks(Rating, [rating.pk], **{name: getattr(rating, name) for name in _COUNTED})
+        rating.save(update_fields=_COUNTED)  # updated_at: auto_now
         records.append(RatingChange(rating=rating, match=match, before=before, after=rating.rating))
         changes[model] = [str(before), str(rating.rating)]
-    insert_all(records)
+    RatingChange.objects.bulk_create(records)
     return changes

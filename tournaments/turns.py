@@ -12,7 +12,6 @@ import dataclasses
 from decimal import Decimal
 from typing import Any
 
-from config.sql_rows import insert_all, rows_by_pks, save_row
 from engine import events
 from engine.calls import CallResult, CallSpec
 from engine.models import Debate, LLMCall
@@ -197,14 +196,15 @@ def save_turns(
     _, r = split_round(code)
     ledger = ledger_rows(debate, results)
     grouped = by_match(results, match_ids)
-    matches = rows_by_pks(Match, list(grouped), for_update=True)  # statements written once
+    # Locked in the key's order, whatever the model's ordering.
+    matches = Match.objects.select_for_update().order_by("pk").in_bulk(list(grouped))
     turns: list[Turn] = []
     saved: list[Match] = []
     for match_id, sides in grouped.items():
         match = matches[match_id]
         failed = {model: res for model, res in sides.items() if not res.ok}
         if len(failed) == 2:
-            insert_all(turns, set_pks=True)  # the matches done so far keep their turns
+            Turn.objects.bulk_create(turns)  # the matches done so far keep their turns
             stop = both_failed(state, stage=stage, code=code, match=match, failed=failed)
             return SavedTurns(stop=stop, matches=tuple(saved), turns=tuple(turns))
         for model, res in sides.items():
@@ -225,7 +225,7 @@ def save_turns(
                 )
         for model, res in failed.items():
             forfeit(match, model=model, error=res.error, stage=stage)
-        save_row(match)
+        match.save()
         saved.append(match)
         answered = [model for model, res in sides.items() if res.ok]
         events.record_event(
@@ -235,7 +235,7 @@ def save_turns(
         )
         if failed:
             finished_event(debate, match)
-    insert_all(turns, set_pks=True)  # bulk_create, its statement written once
+    Turn.objects.bulk_create(turns)
     return SavedTurns(stop=None, matches=tuple(saved), turns=tuple(turns))
 
 
