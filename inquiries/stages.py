@@ -31,7 +31,7 @@ from casefiles.retrieval import retrieve_spans
 from config.sql_rows import insert, insert_all, row_by_pk, update_by_pks, values_where
 from engine import events
 from engine.calls import CallResult, CallSpec
-from engine.models import Debate, StopReason
+from engine.models import Debate
 from engine.stages import StageOutcome
 from engine.stop_messages import english, register_stop_messages
 from engine.stopping import StopDecision
@@ -49,7 +49,7 @@ from inquiries.prompts import agent_prompt, arbiter_prompt
 from inquiries.registry import process_reply
 from inquiries.schemas import AgentReply, ArbiterReply
 from inquiries.state import CalcView, ClaimView, InquiryState, OutputView, SpanView
-from inquiries.stopping import StopState, stop_reason
+from inquiries.stopping import StopReason, StopState, stop_reason
 
 __all__ = ["DEBATERS", "STAGES", "debaters", "thesis_probability"]
 

@@ -16,9 +16,9 @@ from django.utils.translation import gettext_noop
 
 from config.sql_rows import row_by_pk, save_row
 from engine.calls import ServiceUnavailable
-from engine.models import StopReason
 from engine.stages import StageOutcome
 from engine.stop_messages import register_stop_messages
+from engine.stop_reasons import StopReason
 from engine.stopping import StopDecision
 from tournaments.convergence import (
     composite_score,
