@@ -13,7 +13,6 @@ argument, so ``parse_iccma23(text, names=True)`` gives back the same graph.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from argumentation.formats import write_iccma23
@@ -21,14 +20,13 @@ from debates.graph import build_framework
 from debates.payloads import argument_payload, validation_payload
 from debates.state import load_state
 from engine.models import Debate
+from engine.wording import money_text, time_text
 
 __all__ = [
     "EXPORT_FORMAT",
     "EXPORT_VERSION",
     "debate_iccma23",
     "debate_json",
-    "money_text",
-    "time_text",
 ]
 
 EXPORT_FORMAT = "argue-debate"
@@ -114,13 +112,3 @@ def debate_json(*, debate: Debate, ledger: bool = True) -> dict[str, Any]:
             for call in debate.llm_calls.select_related("persona").order_by("id")
         ]
     return data
-
-
-def money_text(value: Decimal | None) -> str | None:
-    """Money in an export: a decimal string (a float would round it), or None."""
-    return None if value is None else str(value)
-
-
-def time_text(value) -> str | None:
-    """A time in an export: ISO 8601 with its offset, or None."""
-    return value.isoformat() if value is not None else None

@@ -1,4 +1,4 @@
-"""Forms of the debate pages: starting a debate, and filtering the history."""
+"""The graph debate's form: starting a debate (the history's filters are engine/forms.py)."""
 
 from __future__ import annotations
 
@@ -10,19 +10,16 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from debates.persona_words import persona_name
-from engine.formats import formats
 from engine.models import (
     DEFAULT_BUDGET_USD,
     DEFAULT_ROUNDS,
     MAX_ROUNDS,
     MIN_ROUNDS,
-    DebateStatus,
     Persona,
-    StopReason,
 )
 from untrusted.forms import IdsChoiceField, validate_storable_text
 
-__all__ = ["DebateFilterForm", "DebateForm", "MAX_PERSONAS", "MIN_PERSONAS"]
+__all__ = ["DebateForm", "MAX_PERSONAS", "MIN_PERSONAS"]
 
 # Two voices are the least that can disagree; beyond six the attack stage's
 # prompt (every argument, every label) outgrows what a persona reads well.
@@ -111,30 +108,3 @@ class DebateForm(forms.Form):
                 code="persona_count",
             )
         return personas
-
-
-def _format_choices() -> list[tuple[str, str]]:
-    return [("", _("any format")), *((f.name, f.label) for f in formats())]
-
-
-class DebateFilterForm(forms.Form):
-    """The history's filters; every field is optional and bad values are ignored."""
-
-    q = forms.CharField(
-        label=_("Search topics"),
-        required=False,
-        max_length=200,
-        validators=[validate_storable_text],
-    )
-    status = forms.ChoiceField(
-        label=_("Status"),
-        required=False,
-        choices=[("", _("any status")), *DebateStatus.choices],
-    )
-    stop_reason = forms.ChoiceField(
-        label=_("Stop reason"),
-        required=False,
-        choices=[("", _("any stop reason")), *StopReason.choices],
-    )
-    format = forms.ChoiceField(label=_("Format"), required=False, choices=_format_choices)
-    mine = forms.BooleanField(label=_("Only mine"), required=False)

@@ -15,17 +15,16 @@ from debates import events
 from debates.graph import argument_infos, snapshot
 from debates.stages import STAGES, plan
 from debates.state import DebateState, load_state, state_hash
+from debates.stopping import GraphStopReason
 from engine import events as engine_events
 from engine.formats import Format, from_plan
-from engine.models import Debate, StopReason
+from engine.models import Debate
 from engine.stopping import StopDecision
 
 __all__ = ["GRAPH", "final_output", "start_payload"]
 
 # Stop reasons that mean "the graph settled", announced with graph_convergence.
-CONVERGENCE_REASONS = frozenset(
-    {StopReason.CONSENSUS, StopReason.STABLE_DISSENT, StopReason.EVIDENCE_EXHAUSTED}
-)
+CONVERGENCE_REASONS = frozenset(GraphStopReason)
 
 
 def start_payload(debate: Debate) -> dict:
@@ -78,6 +77,7 @@ def _page_url(debate: Debate) -> str:
 
 GRAPH = Format(
     event_types=events.EVENT_TYPES,
+    stop_reasons=tuple(GraphStopReason.choices),
     name="graph",
     label=_("Graph debate"),
     stages=STAGES,

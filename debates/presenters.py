@@ -1,18 +1,16 @@
 """What the debate pages show, built from rows: the views call one of these and render.
 
-Kept apart from the views so that the shaping (filters, estimate, graph,
-result sections) is plain functions of a debate, testable without a request.
+Kept apart from the views so that the shaping (estimate, graph, result
+sections) is plain functions of a debate, testable without a request.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
 from django.http import QueryDict
 from django.urls import reverse
 from django.utils.formats import get_format
@@ -27,7 +25,6 @@ from debates.models import AttackStatus, AttackType, DebateArgument, DropReason,
 from debates.persona_words import BUILT_IN, persona_name
 from debates.state import load_state
 from debates.svg import GraphEdge, GraphNode, GraphWords, render_graph_svg
-from engine import services as engine_services
 from engine import sse as engine_sse
 from engine.models import (
     DEFAULT_BUDGET_USD,
@@ -35,114 +32,35 @@ from engine.models import (
     MAX_ROUNDS,
     MIN_ROUNDS,
     Debate,
-    DebateFailure,
     DebateStatus,
     Persona,
-    StopReason,
 )
 from engine.stop_messages import sentences as stop_sentences
 from engine.stop_messages import stop_sentence
+from engine.stop_reasons import stop_reason_choices
+from engine.wording import failure_message, failure_messages
 from untrusted import parse_id, parse_int
 
 __all__ = [
     "call_count",
     "camp_matrix",
     "client_strings",
-    "failure_message",
     "persona_failures",
     "estimate_from",
-    "filter_debates",
-    "Listing",
-    "listing_for",
     "flip_condition",
     "graph_data",
     "graph_svg",
     "graph_words",
-    "key_needed_message",
     "live_context",
     "new_debate_initial",
-    "query_without_page",
     "replay_context",
     "result_context",
-    "retry_offered",
-    "retry_refused_message",
     "settling_question",
     "stop_detail",
 ]
 
 
-# --- history -----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Listing:
-    """What the history page says it lists, and the button that starts one."""
-
-    heading: str
-    about: str
-    new_label: str | None
-    new_url: str | None
-
-
-def listing_for(format_name: str) -> Listing:
-    """The history filtered to one format names that format (and its own New button);
-    unfiltered, it says it holds every format and offers a new graph debate."""
-    from engine.formats import get_format
-
-    try:
-        fmt = get_format(format_name or "graph")
-    except KeyError:
-        fmt = get_format("graph")
-    if not format_name:
-        return Listing(
-            heading=_("All debates"),
-            about=_(
-                "Everything that runs on the debate engine, newest first: "
-                "debates, inquiries, stress tests and tournaments. Filter by format to see one kind."
-            ),
-            new_label=_("New debate"),
-            new_url=reverse("debates:new"),
-        )
-    return Listing(
-        heading=str(fmt.plural_label or fmt.label),
-        about=str(fmt.about or ""),
-        new_label=str(fmt.new_label) if fmt.new_label else None,
-        new_url=fmt.new_url() if fmt.new_url else None,
-    )
-
-
-def filter_debates(*, debates: QuerySet[Debate], filters: dict[str, Any], user) -> QuerySet[Debate]:
-    """Apply the history's filters: topic search, status, stop reason, format, only mine."""
-    if query := (filters.get("q") or "").strip():
-        for word in query.split():
-            debates = debates.filter(topic__icontains=word)
-    if status := filters.get("status"):
-        debates = debates.filter(status=status)
-    if stop_reason := filters.get("stop_reason"):
-        debates = debates.filter(stop_reason=stop_reason)
-    if debate_format := filters.get("format"):
-        debates = debates.filter(format=debate_format)
-    if filters.get("mine"):
-        debates = debates.filter(creator=user)
-    return debates
-
-
-def query_without_page(query: QueryDict) -> str:
-    """The current filters as a query string, for pagination links that keep them."""
-    kept = query.copy()
-    kept.pop("page", None)
-    return kept.urlencode()
-
-
 # --- new debate --------------------------------------------------------------
-
-
-def key_needed_message() -> str:
-    # Plain words for everyone; staff read the server variable in _ai_not_configured.html.
-    return _(
-        "This site's AI service is not set up yet, so a new debate cannot start here for "
-        "now. Open the demo debate to see what a finished debate looks like."
-    )
 
 
 def new_debate_initial() -> dict[str, Any]:
@@ -230,48 +148,6 @@ def _page_base(*, debate: Debate) -> dict[str, Any]:
     return {"debate": debate, "personas": list(debate.personas.all())}
 
 
-# --- failures, in plain words -----------------------------------------------
-
-
-def _failure_messages() -> dict[str, str]:
-    return {
-        DebateFailure.SERVICE_UNAVAILABLE: _(
-            "The AI service was unavailable (it was overloaded or could not be reached), "
-            "so the debate paused. Everything done so far is saved: retry in a few minutes "
-            "and it carries on from where it stopped."
-        ),
-        DebateFailure.NO_API_KEY: _(
-            "The debate could not run: the site has no API key for the AI service. "
-            "Once whoever runs the site sets one, retry."
-        ),
-        DebateFailure.INTERNAL: _(
-            "The debate stopped on an unexpected error. Everything done so far is saved: "
-            "retry, and if it fails again, tell whoever runs the site."
-        ),
-    }
-
-
-def failure_message(*, debate: Debate) -> str:
-    """Why a failed debate failed, for its page: never an exception, a code or SQL."""
-    messages = _failure_messages()
-    return messages.get(debate.failure) or messages[DebateFailure.INTERNAL]
-
-
-def retry_offered(*, debate: Debate, user) -> bool:
-    """Whether the page carries the Retry form: only its owner may retry a debate."""
-    return (
-        not debate.is_demo
-        and debate.creator_id is not None
-        and debate.creator_id == getattr(user, "pk", None)
-    )
-
-
-def retry_refused_message(*, debate: Debate) -> str:
-    if debate.can_retry and not engine_services.debates_available():
-        return key_needed_message()
-    return _("Only a failed debate can be retried, by whoever started it.")
-
-
 def persona_failure_text(*, persona: str, round: int) -> str:
     if round == 0:
         return _("%(persona)s's reply could not be used in the opening round.") % {
@@ -319,7 +195,7 @@ def client_strings() -> dict[str, Any]:
             ),
         },
         "failed": _("The debate failed."),
-        "failures": _failure_messages(),
+        "failures": failure_messages(),
         # %(persona)s and %(round)s are filled in by debate_live.js.
         "personaFailed": _("%(persona)s's reply could not be used in round %(round)s."),
         "personaFailedOpening": _("%(persona)s's reply could not be used in the opening round."),
@@ -340,7 +216,7 @@ def client_strings() -> dict[str, Any]:
         "attackStatuses": dict(AttackStatus.choices),
         "dropReasons": dict(DropReason.choices),
         "components": dict(TargetComponent.choices),
-        "stopReasons": dict(StopReason.choices),
+        "stopReasons": dict(stop_reason_choices()),
         # The grounded labels in plain words (the formal IN/OUT/UNDEC stay in titles).
         "labels": {"IN": _("Standing"), "OUT": _("Defeated"), "UNDEC": _("Undecided")},
         # A stop's sentence by its code; debate_live.js fills in the event's params.
@@ -367,7 +243,7 @@ def live_context(*, debate: Debate) -> dict[str, Any]:
     return {
         **_page_base(debate=debate),
         "mode": "live",
-        "events_url": reverse("debates:events", kwargs={"pk": debate.pk}),
+        "events_url": reverse("engine:events", kwargs={"pk": debate.pk}),
         "reopen_ms": engine_sse.reopen_ms(),
         "strings": client_strings(),
     }

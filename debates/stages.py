@@ -63,8 +63,9 @@ from debates.state import (
 from debates.stopping import round_decision
 from engine import events as engine_events
 from engine.calls import CallResult, CallSpec
-from engine.models import Debate, Persona, StopReason
+from engine.models import Debate, Persona
 from engine.stages import Stage, StageOutcome
+from engine.stop_reasons import StopReason
 from engine.stopping import StopDecision
 
 __all__ = [

@@ -4,6 +4,11 @@ After every round r >= 1 (the opening round 0 only checks the first):
 
 0. ``BUDGET`` — the engine's own stop, for every format (engine/stopping.py):
    the budget cannot pay for the next stage, checked before each stage.
+
+``CRITICAL_DEFECT`` and ``MAX_ROUNDS`` are the engine's reasons too
+(engine/stop_reasons.py); the last three are the graph debate's own
+(:class:`GraphStopReason`, declared with the format: debates/graph_format.py).
+
 1. ``CRITICAL_DEFECT`` — the debate cannot go on honestly: a round
    produced no valid output at all: round 0 yielded no argument, or every
    persona call of an attack round failed, or the round's attacks could not
@@ -28,14 +33,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from debates.models import StageName
-from engine.models import StopReason
 from engine.stop_messages import register_stage_labels, register_stop_messages
+from engine.stop_reasons import StopReason
 from engine.stopping import StopDecision
 
-__all__ = ["labels_unchanged", "round_decision"]
+__all__ = ["GraphStopReason", "labels_unchanged", "round_decision"]
+
+
+class GraphStopReason(models.TextChoices):
+    """What a graph debate may conclude (stored in ``Debate.stop_reason`` as always)."""
+
+    CONSENSUS = "CONSENSUS", _("consensus")
+    STABLE_DISSENT = "STABLE_DISSENT", _("stable dissent")
+    EVIDENCE_EXHAUSTED = "EVIDENCE_EXHAUSTED", _("evidence exhausted")
 
 
 # The graph debate's stops, as codes with their sentences (engine/stop_messages.py).
@@ -84,13 +99,17 @@ def round_decision(
     if round >= max_rounds:
         return StopDecision.coded(StopReason.MAX_ROUNDS, "rounds_done", round=round, max=max_rounds)
     if camps == 1 and undecided == 0:
-        return StopDecision.coded(StopReason.CONSENSUS, "consensus")
+        return StopDecision.coded(GraphStopReason.CONSENSUS, "consensus")
     if round >= 2 and all(
         labels_unchanged(label_history[k - 1], label_history[k]) for k in (round - 1, round)
     ):
         return StopDecision.coded(
-            StopReason.STABLE_DISSENT, "stable_dissent", camps=camps, first=round - 1, second=round
+            GraphStopReason.STABLE_DISSENT,
+            "stable_dissent",
+            camps=camps,
+            first=round - 1,
+            second=round,
         )
     if new_valid_attacks == 0:
-        return StopDecision.coded(StopReason.EVIDENCE_EXHAUSTED, "no_new_attack", round=round)
+        return StopDecision.coded(GraphStopReason.EVIDENCE_EXHAUSTED, "no_new_attack", round=round)
     return None

@@ -1,10 +1,11 @@
-"""The debate pages: history, new debate (+ its cost estimate), live, result, replay, exports.
+"""The graph debate's pages: new debate (+ its cost estimate), live, result, replay, exports.
 
 Who sees what (engine/visibility.py): every page needs a signed-in user; a
 user sees their own debates and the demo debates, staff see all. Anyone
 signed in may start a debate, which needs an API key (the form says so
-instead of queueing a debate that could only fail). The event stream itself
-is in engine/sse.py.
+instead of queueing a debate that could only fail). The history of every
+format's runs, their Retry and Stop, and the event stream are the engine's
+(engine/views.py, engine/sse.py).
 
 Views stay thin: find the debate the user may see (404 otherwise), call one
 function that builds what the page shows (debates/presenters.py,
@@ -13,22 +14,18 @@ debates/exports.py, debates/services.py), render.
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from debates import exports, presenters, services
-from debates.forms import DebateFilterForm, DebateForm
-from engine import services as engine_services
-from engine.formats import get_format
+from debates.forms import DebateForm
+from engine.formats import get_format, page_url
 from engine.models import Debate
 from engine.visibility import sees_every_debate, visible_debates
-from limits.services import LimitReached
+from engine.wording import key_needed_message
 from llm import api_key_configured
 
 __all__ = [
@@ -36,16 +33,11 @@ __all__ = [
     "debate_export_iccma",
     "debate_export_json",
     "debate_graph_svg",
-    "debate_list",
     "debate_live",
     "debate_new",
     "debate_replay",
     "debate_result",
-    "debate_retry",
-    "debate_stop",
 ]
-
-PAGE_SIZE = 20
 
 
 def _debate_for(request: HttpRequest, pk: int) -> Debate:
@@ -66,27 +58,6 @@ def _graph_debate_for(request: HttpRequest, pk: int) -> Debate:
 
 
 @login_required
-@require_GET
-def debate_list(request: HttpRequest) -> HttpResponse:
-    form = DebateFilterForm(request.GET or None)
-    debates = presenters.filter_debates(
-        debates=visible_debates(request.user),
-        filters=form.cleaned_data if form.is_valid() else {},
-        user=request.user,
-    )
-    page = Paginator(debates.select_related("creator"), PAGE_SIZE).get_page(request.GET.get("page"))
-    chosen = form.cleaned_data.get("format", "") if form.is_valid() else ""
-    context = {
-        "form": form,
-        "page": page,
-        "query": presenters.query_without_page(request.GET),
-        "listing": presenters.listing_for(chosen),
-    }
-    template = "debates/list.html#results" if request.htmx else "debates/list.html"
-    return render(request, template, context)
-
-
-@login_required
 @require_http_methods(["GET", "POST"])
 def debate_new(request: HttpRequest) -> HttpResponse:
     key_configured = api_key_configured()
@@ -95,7 +66,7 @@ def debate_new(request: HttpRequest) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         if not key_configured:
-            form.add_error(None, presenters.key_needed_message())
+            form.add_error(None, key_needed_message())
         else:
             try:
                 debate = services.create_debate(
@@ -113,7 +84,7 @@ def debate_new(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "key_configured": key_configured,
-        "key_needed": presenters.key_needed_message(),
+        "key_needed": key_needed_message(),
         "estimate": presenters.estimate_from(data=request.POST or form.initial),
         "demo": Debate.objects.filter(is_demo=True).order_by("pk").first(),
     }
@@ -133,47 +104,11 @@ def debate_estimate(request: HttpRequest) -> HttpResponse:
 def debate_live(request: HttpRequest, pk: int) -> HttpResponse:
     debate = _debate_for(request, pk)
     if debate.format != "graph":
-        return redirect(debate.page_url())
+        return redirect(page_url(debate))
     context = presenters.live_context(debate=debate)
-    context["retry_offered"] = presenters.retry_offered(debate=debate, user=request.user)
+    context["retry_offered"] = debate.retry_offered_to(request.user)
     context["stop_offered"] = debate.stop_offered_to(request.user)
     return render(request, "debates/live.html", context)
-
-
-@login_required
-@require_POST
-def debate_retry(request: HttpRequest, pk: int) -> HttpResponse:
-    """The owner's Retry of a failed debate: it resumes, and the live page follows it."""
-    debate = _debate_for(request, pk)
-    try:
-        engine_services.retry_debate(debate_id=debate.pk, user=request.user)
-    except engine_services.RetryRefused:
-        messages.error(request, presenters.retry_refused_message(debate=debate))
-        return redirect("debates:result", pk=debate.pk)
-    except LimitReached as refused:
-        messages.error(request, refused.message)
-        return redirect("debates:result", pk=debate.pk)
-    return redirect("debates:live", pk=debate.pk)
-
-
-@login_required
-@require_POST
-def debate_stop(request: HttpRequest, pk: int) -> HttpResponse:
-    """The owner's Stop of a queued or running run, of any format: it ends before its next stage."""
-    debate = _debate_for(request, pk)
-    try:
-        asked = engine_services.request_stop(debate_id=debate.pk, user=request.user)
-    except engine_services.StopRefused:
-        messages.error(request, _("Only a run of yours that has not ended can be stopped."))
-    else:
-        messages.success(
-            request,
-            # A queued run is ended at once (engine.services.request_stop).
-            _("Stopped before it began: nothing was paid for.")
-            if asked.is_finished
-            else _("It will stop before its next stage; the stage under way finishes and is kept."),
-        )
-    return redirect(debate.page_url())
 
 
 def _format_replay_url(debate: Debate) -> str | None:
@@ -200,9 +135,9 @@ def debate_result(request: HttpRequest, pk: int) -> HttpResponse:
     debate = _debate_for(request, pk)
     if debate.format != "graph":
         # Another format's debate has its own pages (engine/formats.py).
-        return redirect(debate.page_url())
+        return redirect(page_url(debate))
     context = presenters.result_context(debate=debate)
-    context["retry_offered"] = presenters.retry_offered(debate=debate, user=request.user)
+    context["retry_offered"] = debate.retry_offered_to(request.user)
     return render(request, "debates/result.html", context)
 
 

@@ -22,15 +22,26 @@ that depends on *what* is being debated. A ``Format`` is the rest:
   their sha256 for the ``StageRun`` audit (input hash = previous output hash);
 - ``final_output`` / ``start_payload``: the stored outcome and the
   ``debate_start`` payload;
+- ``stop_reasons``: why a run of it may end that is its own (what it
+  concluded: the graph debate's consensus), with labels; the engine's reasons
+  (budget, stopped on request, maximum rounds, critical defect:
+  engine/stop_reasons.py) are every format's;
 - optional hooks: ``after_stage`` (inside the stage's transaction, after its
   ``StageRun`` row: an audit record), ``on_finish`` (inside the finishing
   transaction, before ``debate_complete``: extra events or rows) and
   ``final_status``.
 
+What pages say about any run comes from here too, since only the registry
+knows its format: :func:`format_label` (the format's name for people) and
+:func:`page_url` (the page that shows it), also as the template filters
+``{{ run|format_label }}`` and ``{{ run|page_url }}`` (engine/templatetags/runs.py).
+The run's model (engine/models.py) knows neither, so the models import no
+registry and the registry, its stages' contract and the models form no circle.
+
 Apps register their format in ``AppConfig.ready`` (the graph debate in
 debates/apps.py), so the engine imports none of them; :func:`register_format`
-checks the declaration (stages that keep the contract, event types that are
-names of the format's own) and refuses a wrong one with :class:`FormatError`.
+checks the declaration (stages that keep the contract, event types and stop
+reasons that are the format's own) and refuses a wrong one with :class:`FormatError`.
 """
 
 from __future__ import annotations
@@ -38,17 +49,24 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
+
+from django.urls import reverse
 
 from engine.event_types import ENGINE_EVENT_TYPES, EVENT_TYPE_PATTERN
 from engine.stages import Stage
+from engine.stop_reasons import MAX_LENGTH as STOP_REASON_LENGTH
+from engine.stop_reasons import StopReason, register_stop_reasons
 
 __all__ = [
     "Format",
     "FormatError",
     "check_format",
+    "format_label",
     "formats",
     "from_plan",
     "get_format",
+    "page_url",
     "register_format",
 ]
 
@@ -85,6 +103,9 @@ class Format:
     new_url: Callable[[], str] | None = None
     # The event types its stages and hooks record (the engine's own come on top).
     event_types: tuple[str, ...] = ()
+    # Why a run of it may end that is its own (value, label): what it concluded.
+    # The engine's reasons (engine/stop_reasons.StopReason) come on top.
+    stop_reasons: tuple[tuple[str, Any], ...] = ()
 
 
 class FormatError(ValueError):
@@ -108,6 +129,11 @@ def check_format(fmt: Format) -> None:
             problems.append(f"event type {event_type!r} is the engine's own")
     if len(set(fmt.event_types)) != len(fmt.event_types):
         problems.append("an event type is declared twice")
+    for value, _label in fmt.stop_reasons:
+        if value in StopReason.values:
+            problems.append(f"stop reason {value!r} is the engine's own")
+        elif not 0 < len(str(value)) <= STOP_REASON_LENGTH:
+            problems.append(f"stop reason {value!r} is not 1 to {STOP_REASON_LENGTH} characters")
     if problems:
         raise FormatError(f"format {fmt.name!r}: " + "; ".join(problems))
 
@@ -116,8 +142,12 @@ _FORMATS: dict[str, Format] = {}
 
 
 def register_format(fmt: Format) -> None:
-    """Make a format runnable once its declaration is checked; the same name again replaces it."""
+    """Make a format runnable once its declaration is checked; the same name again replaces it.
+
+    Its stop reasons join the engine's as ``Debate.stop_reason``'s choices.
+    """
     check_format(fmt)
+    register_stop_reasons(fmt.stop_reasons)
     _FORMATS[fmt.name] = fmt
 
 
@@ -128,6 +158,29 @@ def get_format(name: str) -> Format:
 
 def formats() -> list[Format]:
     return list(_FORMATS.values())
+
+
+def format_label(debate: Any) -> str:
+    """The run's format as pages name it ("Inquiry"); an unregistered format by its stored name."""
+    try:
+        return str(get_format(debate.format).label)
+    except KeyError:
+        return debate.format
+
+
+def page_url(debate: Any) -> str:
+    """Where people look at a run: its format's page (live while it runs, its result after).
+
+    A run whose format is not registered (its app was removed) or declares no
+    page is found in the runs history, filtered to its format.
+    """
+    try:
+        format_page = get_format(debate.format).page_url
+    except KeyError:
+        format_page = None
+    if format_page is not None:
+        return format_page(debate)
+    return f"{reverse('engine:runs')}?{urlencode({'format': debate.format})}"
 
 
 def from_plan(plan: Callable[[Any], list[tuple[str, int]]]) -> NextStage:

@@ -7,7 +7,8 @@ They keep the table names they had when the engine lived in ``debates`` (each
   debate's personas and the stress test's attackers. Retire one with
   ``active=False`` rather than deleting it: past runs keep pointing at their
   speakers (``PROTECT``).
-- ``Debate``: one run of a format (``format`` names it, engine/formats.py):
+- ``Debate``: one run of a format (``format`` names it; its label and its
+  page come from the registry, engine/formats.py, which these models never import):
   the topic, the chosen personas, limits (rounds, budget), the status machine
   ``queued -> running -> done | stopped | failed`` (and ``failed -> queued``
   when its owner retries it), the stop reason or the failure, and the final
@@ -30,8 +31,10 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from engine.stop_reasons import MAX_LENGTH as STOP_REASON_LENGTH
+from engine.stop_reasons import stop_reason_choices
 
 MIN_ROUNDS = 1
 MAX_ROUNDS = 5
@@ -82,23 +85,6 @@ class DebateStatus(models.TextChoices):
 FINISHED_STATUSES = frozenset({DebateStatus.DONE, DebateStatus.STOPPED, DebateStatus.FAILED})
 
 
-class StopReason(models.TextChoices):
-    """Why a debate ended, in the priority order of the stop check (engine/stopping.py and each format's).
-
-    ``BUDGET`` and ``STOPPED_ON_REQUEST`` are the engine's own: the run could not
-    pay for its next stage, or its owner asked it to stop; neither says anything
-    about the argument. The others are the formats' reasons.
-    """
-
-    BUDGET = "BUDGET", _("budget spent")
-    STOPPED_ON_REQUEST = "STOPPED_ON_REQUEST", _("stopped by its owner")
-    CRITICAL_DEFECT = "CRITICAL_DEFECT", _("critical defect")
-    MAX_ROUNDS = "MAX_ROUNDS", _("maximum rounds reached")
-    CONSENSUS = "CONSENSUS", _("consensus")
-    STABLE_DISSENT = "STABLE_DISSENT", _("stable dissent")
-    EVIDENCE_EXHAUSTED = "EVIDENCE_EXHAUSTED", _("evidence exhausted")
-
-
 class DebateFailure(models.TextChoices):
     """Why a ``failed`` debate failed; the pages turn it into a plain sentence."""
 
@@ -142,8 +128,14 @@ class Debate(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=DebateStatus.choices, default=DebateStatus.QUEUED
     )
+    # The engine's reasons and every format's (engine/stop_reasons.py): a callable, so
+    # a format's own reasons are choices without being written into a migration.
     stop_reason = models.CharField(
-        _("stop reason"), max_length=20, choices=StopReason.choices, blank=True, default=""
+        _("stop reason"),
+        max_length=STOP_REASON_LENGTH,
+        choices=stop_reason_choices,
+        blank=True,
+        default="",
     )
     # Which condition fired and on what numbers: a code and its parameters, worded in
     # the reader's language by engine.stop_messages (in English for exports and the
@@ -219,28 +211,6 @@ class Debate(models.Model):
         return self.status in FINISHED_STATUSES
 
     @property
-    def format_label(self) -> str:
-        from engine.formats import get_format
-
-        try:
-            return str(get_format(self.format).label)
-        except KeyError:
-            return self.format
-
-    def page_url(self) -> str:
-        """Where people look at this debate: its format's live or result page."""
-        from engine.formats import get_format
-
-        try:
-            page_url = get_format(self.format).page_url
-        except KeyError:
-            page_url = None
-        if page_url is not None:
-            return page_url(self)
-        name = "debates:result" if self.is_finished else "debates:live"
-        return reverse(name, args=[self.pk])
-
-    @property
     def stop_in_english(self) -> str:
         """Why it stopped, in English, for exports and the command line (worded from its code)."""
         from engine.stop_messages import english_or_stored
@@ -252,6 +222,14 @@ class Debate(models.Model):
         """Queued or running, and nobody has asked it to stop yet (services.request_stop)."""
         unfinished = self.status in (DebateStatus.QUEUED, DebateStatus.RUNNING)
         return unfinished and self.stop_requested_at is None
+
+    def retry_offered_to(self, user) -> bool:
+        """Whether its page carries the Retry form: only for its owner, never on a demo.
+
+        A live page carries it hidden and shows it when the run fails; whether a
+        retry is accepted is ``can_retry`` (engine.services.retry_debate).
+        """
+        return not self.is_demo and self.creator_id is not None and self.creator_id == user.pk
 
     def stop_offered_to(self, user) -> bool:
         """Only the run's owner may stop it (a demo's owner is whoever loaded it)."""

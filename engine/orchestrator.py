@@ -51,7 +51,8 @@ from engine.calls import CallRunner, ServiceUnavailable, thread_runner
 from engine.claiming import Claim, LeaseLost, claim_debate, hold_lease, renew_lease
 from engine.formats import Format, get_format
 from engine.ledger import known_hashes
-from engine.models import Debate, DebateFailure, DebateStatus, StageRun, StopReason
+from engine.models import Debate, DebateFailure, DebateStatus, StageRun
+from engine.stop_reasons import StopReason
 from engine.stopping import (
     STOPPED_REASONS,
     StopDecision,

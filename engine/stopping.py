@@ -1,8 +1,9 @@
 """How a run stops, for every format: the decision, and the engine's own stop.
 
 A format's stop check (the graph debate's in debates/stopping.py) returns a
-:class:`StopDecision`: a reason (``engine.models.StopReason``), and for people
-a code with its parameters, worded at display time (engine/stop_messages.py).
+:class:`StopDecision`: a reason (the engine's ``StopReason`` or one the format
+declares, engine/stop_reasons.py), and for people a code with its parameters,
+worded at display time (engine/stop_messages.py).
 The engine adds two stops of its own, checked *before* each stage: ``BUDGET``,
 the budget cannot pay for the next stage (:func:`budget_decision`, from the
 stage's own prompts), and ``STOPPED_ON_REQUEST``, the run's owner asked it to
@@ -20,8 +21,8 @@ from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from engine.models import StopReason
 from engine.stop_messages import english, register_stop_messages
+from engine.stop_reasons import StopReason
 
 __all__ = [
     "BUDGET",
@@ -64,13 +65,14 @@ class StopDecision:
     (when there is a code), which pages word in the reader's language.
     """
 
-    reason: StopReason
+    # A str enum member, the engine's StopReason or one of the format's own: its value is stored.
+    reason: str
     detail: str
     code: str = ""
     params: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def coded(cls, reason: StopReason, code: str, **params: Any) -> StopDecision:
+    def coded(cls, reason: str, code: str, **params: Any) -> StopDecision:
         return cls(reason, english(code, params), code, params)
 
 

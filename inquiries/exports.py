@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from debates.exports import money_text, time_text
 from engine.models import Debate
+from engine.wording import money_text, time_text
 
 __all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "inquiry_json"]
 

@@ -11,8 +11,9 @@ from inquiries.finalize import final_output
 from inquiries.graph import RouteFacts, route
 from inquiries.stages import STAGES
 from inquiries.state import InquiryState, load_state, state_hash
+from inquiries.stopping import StopReason
 
-__all__ = ["EVENT_TYPES", "INQUIRY"]
+__all__ = ["EVENT_TYPES", "INQUIRY", "STOP_REASONS"]
 
 EVENT_TYPES = (
     "inquiry_output",
@@ -21,6 +22,13 @@ EVENT_TYPES = (
     "arbiter_decision",
     "stop_check",
     "muhasabah_validated",
+)
+
+# What an inquiry may conclude; its CRITICAL_DEFECT and MAX_ROUNDS are the engine's reasons.
+STOP_REASONS = (
+    (StopReason.CONSENSUS.value, _("consensus")),
+    (StopReason.STABLE_DISSENT.value, _("stable dissent")),
+    (StopReason.EVIDENCE_EXHAUSTED.value, _("evidence exhausted")),
 )
 
 
@@ -51,6 +59,7 @@ def page_url(debate) -> str:
 
 INQUIRY = Format(
     event_types=EVENT_TYPES,
+    stop_reasons=STOP_REASONS,
     name="inquiry",
     label=_("Inquiry"),
     stages=STAGES,

@@ -30,7 +30,7 @@ from casefiles.models import Span, parse_span_key
 from casefiles.retrieval import retrieve_spans
 from engine import events
 from engine.calls import CallResult, CallSpec
-from engine.models import Debate, StopReason
+from engine.models import Debate
 from engine.stages import StageOutcome
 from engine.stop_messages import english, register_stop_messages
 from engine.stopping import StopDecision
@@ -48,7 +48,7 @@ from inquiries.prompts import agent_prompt, arbiter_prompt
 from inquiries.registry import process_reply
 from inquiries.schemas import AgentReply, ArbiterReply
 from inquiries.state import CalcView, ClaimView, InquiryState, OutputView, SpanView
-from inquiries.stopping import StopState, stop_reason
+from inquiries.stopping import StopReason, StopState, stop_reason
 
 __all__ = ["DEBATERS", "STAGES", "debaters", "thesis_probability"]
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from argumentation.toulmin_graph import attack_node, student_node
-from debates.exports import money_text, time_text
 from debates.state import AttackView
+from engine.wording import money_text, time_text
 from stresstests.models import Defence, StressTest
 from stresstests.outcome import compute, reply_node
 from stresstests.stages import NO_OBJECTION_EVENT

@@ -10,10 +10,11 @@ from django.utils.translation import gettext as _
 from argumentation.toulmin_graph import ClaimStatus, attack_node, defence_node, student_node
 from debates.models import AttackType
 from debates.persona_words import persona_name
-from debates.presenters import failure_message, graph_words
+from debates.presenters import graph_words
 from debates.svg import GraphEdge, GraphNode, render_graph_svg
-from engine.models import StopReason
+from engine.stop_reasons import StopReason
 from engine.stopping import is_budget_stop
+from engine.wording import failure_message
 from stresstests.models import DefenceStatus, StressTest
 from stresstests.offline import CRITICAL_QUESTIONS_PERSONA
 from stresstests.outcome import compute, is_running, node_ids, reply_node

@@ -20,8 +20,9 @@ from pydantic import BaseModel
 from debates.schemas import AttackValidations
 from debates.stages import pending_attacks
 from engine.calls import CallResult, CallSpec
-from engine.models import Debate, StageRun, StopReason
+from engine.models import Debate, StageRun
 from engine.orchestrator import finish
+from engine.stop_reasons import StopReason
 from engine.stopping import StopDecision
 from stresstests.state import StressState, load_state
 from stresstests.stress_format import STRESS

@@ -25,8 +25,9 @@ from debates.payloads import argument_payload
 from debates.stages import PERSONA_MAX_TOKENS, Attacks, Validation
 from engine import events as engine_events
 from engine.calls import CallSpec
-from engine.models import Debate, StopReason
+from engine.models import Debate
 from engine.stages import StageOutcome
+from engine.stop_reasons import StopReason
 from stresstests import prompts
 from stresstests.mapping import as_argument
 from stresstests.models import Concession, Defence, DefenceRefusal, DefenceStatus, StressTest

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from debates.exports import money_text, time_text
 from engine.models import Debate
+from engine.wording import money_text, time_text
 from tournaments.models import RatingChange, Tournament, Turn
 from tournaments.result import match_fields
 

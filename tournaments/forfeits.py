@@ -16,8 +16,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
 from engine.calls import CallResult, ServiceUnavailable
-from engine.models import StopReason
 from engine.stop_messages import register_stop_messages
+from engine.stop_reasons import StopReason
 from engine.stopping import StopDecision
 from llm import LLMError
 from tournaments.models import Match, MatchStatus

@@ -15,9 +15,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
 from engine.calls import ServiceUnavailable
-from engine.models import StopReason
 from engine.stages import StageOutcome
 from engine.stop_messages import register_stop_messages
+from engine.stop_reasons import StopReason
 from engine.stopping import StopDecision
 from tournaments.convergence import (
     composite_score,

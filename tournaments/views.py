@@ -5,7 +5,7 @@ Who sees what is the debates' rule (engine/visibility.py): a tournament is
 a debate, so a user sees their own and the demo ones, and another user's is
 a 404. The leaderboard and health pages show only aggregates (ratings,
 rates), to every signed-in user. Live updates: the bracket page follows the
-debate's own event stream (``debates:events``) and re-fetches its bracket
+debate's own event stream (``engine:events``) and re-fetches its bracket
 partial on each event (static/js/tournament_live.js).
 """
 
@@ -17,10 +17,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from debates import presenters as debate_presenters
 from engine.models import Debate, DebateStatus
 from engine.stop_messages import stop_sentence
 from engine.visibility import visible_debates
+from engine.wording import failure_message
 from limits.services import LimitReached
 from llm import api_key_configured
 from tournaments import exports, notices, presenters
@@ -107,9 +107,8 @@ def _detail_context(request: HttpRequest, debate: Debate) -> dict:
         "rounds": presenters.bracket(tournament),
         "result": debate.output if debate.is_finished else None,
         # A plain sentence, never the stored error (it names stages and codes).
-        "failure": debate_presenters.failure_message(debate=debate) if failed else "",
-        "retry_offered": failed
-        and debate_presenters.retry_offered(debate=debate, user=request.user),
+        "failure": failure_message(debate=debate) if failed else "",
+        "retry_offered": failed and debate.retry_offered_to(request.user),
         "stop_offered": debate.stop_offered_to(request.user),
         # Why it stopped, in the reader's language (the output keeps the English one).
         "stop_sentence": stop_sentence(debate.stop_code, debate.stop_params) or debate.stop_detail,

@@ -7,8 +7,9 @@ import pytest
 from debates.services import estimate_cost
 from debates.stages import plan
 from engine import events
-from engine.models import DebateStatus, LLMCall, StageRun, StopReason
+from engine.models import DebateStatus, LLMCall, StageRun
 from engine.orchestrator import run_debate
+from engine.stop_reasons import StopReason
 from tests.debates.factories import default_personas, make_debate
 from tests.fakes.debate_model import FakeDebateModel
 

@@ -8,10 +8,11 @@ from decimal import Decimal
 import pytest
 from pydantic import BaseModel, Field
 
+from debates.stopping import GraphStopReason
 from engine import formats
 from engine.calls import CallSpec, Prompt
 from engine.formats import Format, from_plan, get_format
-from engine.models import Debate, DebateEvent, DebateStatus, LLMCall, StageRun, StopReason
+from engine.models import Debate, DebateEvent, DebateStatus, LLMCall, StageRun
 from engine.orchestrator import run_debate
 from engine.stages import StageOutcome
 from engine.stopping import StopDecision
@@ -58,7 +59,7 @@ class AskStage:
         after = CountState(total=state.total + len(got))
         stop = None
         if got and got[0] == 0:
-            stop = StopDecision(StopReason.CONSENSUS, "the model said zero")
+            stop = StopDecision(GraphStopReason.CONSENSUS, "the model said zero")
         return StageOutcome(after=after, stop=stop)
 
 
@@ -145,7 +146,7 @@ def test_it_stops_when_a_stage_says_so(fake_anthropic, counting_format) -> None:
     run_debate(debate_id=debate.pk)
 
     debate.refresh_from_db()
-    assert debate.stop_reason == StopReason.CONSENSUS
+    assert debate.stop_reason == GraphStopReason.CONSENSUS
     assert debate.claims == [5, 0]
     assert not StageRun.objects.filter(debate=debate, name="ask", round=3).exists()
     assert DebateEvent.objects.filter(debate=debate, type="debate_complete").count() == 1

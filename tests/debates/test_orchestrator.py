@@ -11,8 +11,9 @@ import pytest
 from debates import events
 from debates.models import Attack, AttackStatus, DebateArgument
 from engine import events as engine_events
-from engine.models import DebateStatus, LLMCall, StopReason
+from engine.models import DebateStatus, LLMCall
 from engine.orchestrator import run_debate
+from engine.stop_reasons import StopReason
 from tests.argumentation.brute_force import BruteForce
 from tests.debates.factories import make_debate
 from tests.fakes.debate_model import FakeDebateModel, parse_request

@@ -13,7 +13,8 @@ from django.contrib.auth.models import Permission
 
 from debates import services
 from debates.presenters import call_count
-from engine.models import Debate, DebateStatus, Persona, StopReason
+from debates.stopping import GraphStopReason
+from engine.models import Debate, DebateStatus, Persona
 from tests.debates.pages_support import finished_debate
 from tests.fakes.debate_model import FakeDebateModel
 
@@ -84,7 +85,7 @@ def test_it_shows_status_rounds_stop_reason_cost_and_date(client, ada) -> None:
         ada,
         "Should schools start later?",
         status=DebateStatus.DONE,
-        stop_reason=StopReason.STABLE_DISSENT,
+        stop_reason=GraphStopReason.STABLE_DISSENT,
         rounds_completed=2,
         max_rounds=4,
         cost_usd=Decimal("0.123456"),
@@ -94,7 +95,7 @@ def test_it_shows_status_rounds_stop_reason_cost_and_date(client, ada) -> None:
     assert debate.topic in text
     assert "done" in text
     assert "2 / 4" in text
-    assert str(StopReason.STABLE_DISSENT.label) in text
+    assert str(GraphStopReason.STABLE_DISSENT.label) in text
     assert "$0.1235" in text
     assert debate.created_at.strftime("%Y-%m-%d") in text
     assert f'href="/debates/{debate.pk}/"' in row  # finished: straight to the result

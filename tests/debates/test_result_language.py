@@ -20,8 +20,9 @@ from argumentation.cruxes import settling_question as stored_question
 from debates.demo import DEMO_FIXTURE
 from debates.presenters import flip_condition, settling_question, stop_detail
 from debates.stopping import round_decision
-from engine.models import Debate, StopReason
+from engine.models import Debate
 from engine.stop_messages import legacy_code
+from engine.stop_reasons import StopReason
 from engine.stopping import StopDecision, budget_decision
 from tests.trials.factories import make_user
 

@@ -16,8 +16,9 @@ from django.db.models.signals import post_save
 from django.utils import timezone
 
 from debates.models import DebateArgument
-from engine.models import Debate, DebateStatus, LLMCall, StageRun, StopReason
+from engine.models import Debate, DebateStatus, LLMCall, StageRun
 from engine.orchestrator import run_debate
+from engine.stop_reasons import StopReason
 from tests.debates.factories import make_debate
 from tests.fakes.debate_model import FakeDebateModel
 

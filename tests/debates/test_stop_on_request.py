@@ -15,10 +15,11 @@ from django.utils import translation
 
 from engine import events as engine_events
 from engine import orchestrator
-from engine.models import Debate, DebateStatus, LLMCall, StageRun, StopReason
+from engine.models import Debate, DebateStatus, LLMCall, StageRun
 from engine.orchestrator import run_debate
 from engine.services import StopRefused, request_stop
 from engine.stop_messages import stop_sentence
+from engine.stop_reasons import StopReason
 from engine.stopping import stop_request_decision
 from tests.debates.factories import make_debate
 from tests.fakes.debate_model import FakeDebateModel
@@ -111,9 +112,9 @@ def test_it_stops_from_the_page_and_offers_it_only_to_the_owner(client, ada) -> 
     debate = _owned_debate(ada)
     Debate.objects.filter(pk=debate.pk).update(status=DebateStatus.RUNNING)
     page = client.get(reverse("debates:live", args=[debate.pk]))
-    assert b'action="%s"' % reverse("debates:stop", args=[debate.pk]).encode() in page.content
+    assert b'action="%s"' % reverse("engine:stop", args=[debate.pk]).encode() in page.content
 
-    answer = client.post(reverse("debates:stop", args=[debate.pk]), follow=True)
+    answer = client.post(reverse("engine:stop", args=[debate.pk]), follow=True)
 
     assert answer.redirect_chain[0] == (reverse("debates:live", args=[debate.pk]), 302)
     assert Debate.objects.get(pk=debate.pk).stop_requested_at is not None
@@ -124,8 +125,8 @@ def test_it_stops_from_the_page_and_offers_it_only_to_the_owner(client, ada) -> 
 def test_it_is_a_404_for_a_run_the_user_cannot_see(client, ada) -> None:
     other = get_user_model().objects.create_user("grace", password="a-long-enough-pass")
     debate = _owned_debate(other)
-    assert client.post(reverse("debates:stop", args=[debate.pk])).status_code == 404
-    assert client.get(reverse("debates:stop", args=[debate.pk])).status_code == 405
+    assert client.post(reverse("engine:stop", args=[debate.pk])).status_code == 404
+    assert client.get(reverse("engine:stop", args=[debate.pk])).status_code == 405
 
 
 def test_a_retry_voids_an_older_request_to_stop(ada, settings, monkeypatch) -> None:
@@ -148,7 +149,7 @@ def test_it_needs_the_csrf_token(ada) -> None:
     debate = _owned_debate(ada)
     client = Client(enforce_csrf_checks=True)
     client.force_login(ada)
-    assert client.post(reverse("debates:stop", args=[debate.pk])).status_code == 403
+    assert client.post(reverse("engine:stop", args=[debate.pk])).status_code == 403
     assert Debate.objects.get(pk=debate.pk).stop_requested_at is None
 
 
@@ -180,7 +181,7 @@ def test_it_ends_a_queued_run_at_once_when_no_worker_takes_it(client, ada, fake_
     debate = _owned_debate(ada)
     assert debate.status == DebateStatus.QUEUED
 
-    answer = client.post(reverse("debates:stop", args=[debate.pk]), follow=True)
+    answer = client.post(reverse("engine:stop", args=[debate.pk]), follow=True)
 
     debate.refresh_from_db()
     assert (debate.status, debate.stop_reason) == (DebateStatus.STOPPED, "STOPPED_ON_REQUEST")

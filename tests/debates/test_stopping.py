@@ -2,8 +2,8 @@
 
 from decimal import Decimal
 
-from debates.stopping import labels_unchanged, round_decision
-from engine.models import StopReason
+from debates.stopping import GraphStopReason, labels_unchanged, round_decision
+from engine.stop_reasons import StopReason
 from engine.stopping import StopDecision, budget_decision, is_budget_stop
 
 STEADY = {"A1": "IN", "A2": "OUT"}
@@ -45,14 +45,14 @@ def test_it_stops_at_max_rounds_before_judging_consensus():
 
 
 def test_it_finds_consensus_in_one_camp_without_undecided_arguments():
-    assert decide(camps=1, undecided=0) == StopReason.CONSENSUS
+    assert decide(camps=1, undecided=0) == GraphStopReason.CONSENSUS
     assert decide(camps=1, undecided=1) is None
     assert decide(camps=2, undecided=0) is None
 
 
 def test_it_finds_stable_dissent_when_two_rounds_moved_no_label():
     grown = {**STEADY, "A3": "IN"}
-    assert decide(label_history=[STEADY, STEADY, grown]) == StopReason.STABLE_DISSENT
+    assert decide(label_history=[STEADY, STEADY, grown]) == GraphStopReason.STABLE_DISSENT
     assert decide(label_history=[{"A1": "OUT"}, STEADY, STEADY]) is None
     # Needs two rounds of history.
     assert decide(round=1, label_history=[STEADY, STEADY]) is None
@@ -60,11 +60,11 @@ def test_it_finds_stable_dissent_when_two_rounds_moved_no_label():
 
 def test_it_prefers_stable_dissent_to_exhausted_evidence():
     history = [STEADY, STEADY, STEADY]
-    assert decide(label_history=history, new_valid_attacks=0) == StopReason.STABLE_DISSENT
+    assert decide(label_history=history, new_valid_attacks=0) == GraphStopReason.STABLE_DISSENT
 
 
 def test_it_finds_evidence_exhausted_when_a_round_adds_no_valid_attack():
-    assert decide(new_valid_attacks=0) == StopReason.EVIDENCE_EXHAUSTED
+    assert decide(new_valid_attacks=0) == GraphStopReason.EVIDENCE_EXHAUSTED
 
 
 def test_it_checks_only_defects_after_the_opening_round():

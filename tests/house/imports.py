@@ -20,7 +20,9 @@ class Import:
     module: str  # the module named, resolved if relative
     name: str | None  # for ``from module import name``; None for ``import module``
     line: int
-    top_level: bool  # runs when the importing module is imported (not inside a function)
+    top_level: (
+        bool  # runs when the importing module is imported (not in a function or TYPE_CHECKING)
+    )
 
 
 @cache
@@ -46,11 +48,14 @@ def _is_type_checking(node: ast.If) -> bool:
 
 
 def _walk(node: ast.AST, *, top_level: bool) -> Iterator[tuple[ast.AST, bool]]:
+    """Every node with whether it runs at import. An import under ``if TYPE_CHECKING``
+    never runs, so it is not top level, but it is still an import: a module that
+    names another's types for its checker depends on it, and a circle through
+    such an import is a circle the reader meets."""
     for child in ast.iter_child_nodes(node):
-        if isinstance(child, ast.If) and _is_type_checking(child):
-            continue  # read by type checkers only
-        inner = top_level and not isinstance(
-            child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+        inner = top_level and not (
+            isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            or (isinstance(child, ast.If) and _is_type_checking(child))
         )
         yield child, inner
         yield from _walk(child, top_level=inner)

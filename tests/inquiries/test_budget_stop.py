@@ -10,8 +10,9 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from casefiles.demo import load_demo_case_file
-from engine.models import DebateStatus, StageRun, StopReason
+from engine.models import DebateStatus, StageRun
 from engine.orchestrator import run_debate
+from engine.stop_reasons import StopReason
 from inquiries.models import RegisteredClaim
 from inquiries.services import create_inquiry
 from tests.fakes.inquiry_model import FakeInquiryModel

@@ -24,7 +24,7 @@ def test_it_leads_a_newcomer_from_the_history_to_a_claim_s_source(client, no_ant
     demo = Debate.objects.get(format="inquiry", is_demo=True)
     client.force_login(get_user_model().objects.create_user("newcomer"))
 
-    history = client.get(reverse("debates:list") + "?format=inquiry").content.decode()
+    history = client.get(reverse("engine:runs") + "?format=inquiry").content.decode()
     result_url = reverse("inquiries:detail", args=[demo.pk])
     assert result_url in history
 

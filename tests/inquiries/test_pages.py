@@ -30,7 +30,7 @@ def _urls(debate) -> list[str]:
         reverse("inquiries:replay", args=[debate.pk]),
         reverse("inquiries:claim", args=[debate.pk, "C-1"]),
         reverse("inquiries:export", args=[debate.pk]),
-        reverse("debates:events", args=[debate.pk]),
+        reverse("engine:events", args=[debate.pk]),
     ]
 
 
@@ -57,7 +57,7 @@ def test_it_exports_json_with_the_audit_chain(client, finished) -> None:
 
 def test_it_lists_inquiries_in_the_shared_history(client, finished) -> None:
     client.force_login(finished.creator)
-    page = client.get(reverse("debates:list") + "?format=inquiry").content.decode()
+    page = client.get(reverse("engine:runs") + "?format=inquiry").content.decode()
     assert reverse("inquiries:detail", args=[finished.pk]) in page
 
 

@@ -31,7 +31,7 @@ def test_it_offers_the_owner_a_retry_of_a_failed_inquiry(
     failed = start(FailsAfter(2))
     assert failed.status == "failed" and failed.can_retry
     url = reverse("inquiries:detail", args=[failed.pk])
-    retry = reverse("debates:retry", args=[failed.pk])
+    retry = reverse("engine:retry", args=[failed.pk])
 
     client.force_login(get_user_model().objects.create_user("eve"))
     assert client.get(url).status_code == 404

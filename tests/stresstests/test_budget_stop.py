@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 
 from engine.ledger import spent_usd
-from engine.models import Debate, DebateEvent, DebateStatus, StopReason
+from engine.models import Debate, DebateEvent, DebateStatus
+from engine.stop_reasons import StopReason
 from stresstests import services
 from stresstests.models import Defence, DefenceRefusal, DefenceStatus
 from tests.stresstests.support import settle
@@ -82,7 +83,7 @@ def test_a_stress_test_its_student_stopped_says_so_plainly(
         argument=finished_argument, user=ada, persona_ids=[p.pk for p in personas]
     )
     running = client.get(reverse("stresstests:detail", args=[stress.pk])).content.decode()
-    assert reverse("debates:stop", args=[stress.debate_id]) in running
+    assert reverse("engine:stop", args=[stress.debate_id]) in running
 
     request_stop(debate_id=stress.debate_id, user=ada)
     run_debate(debate_id=stress.debate_id)
@@ -92,4 +93,4 @@ def test_a_stress_test_its_student_stopped_says_so_plainly(
     page = client.get(reverse("stresstests:detail", args=[stress.pk])).content.decode()
     assert "You stopped this stress test. Everything computed so far is kept." in page
     assert "a check could not be completed" not in page
-    assert reverse("debates:stop", args=[stress.debate_id]) not in page
+    assert reverse("engine:stop", args=[stress.debate_id]) not in page

@@ -6,8 +6,9 @@ from decimal import Decimal
 
 import pytest
 
-from engine.models import Debate, DebateStatus, StopReason
+from engine.models import Debate, DebateStatus
 from engine.orchestrator import run_debate
+from engine.stop_reasons import StopReason
 from tournaments import challenges
 from tournaments.budget import BudgetExceeded
 from tournaments.models import Match, MatchStatus, Tournament

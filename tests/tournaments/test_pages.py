@@ -50,7 +50,7 @@ def test_it_shows_the_owner_the_bracket_result_and_matches(client, ada, fake_mod
 def test_it_hides_another_users_tournament(client, ada, grace, fake_model) -> None:
     debate = finished_tournament(user=grace)
 
-    for url in [*_pages(debate), reverse("debates:events", args=[debate.pk])]:
+    for url in [*_pages(debate), reverse("engine:events", args=[debate.pk])]:
         assert client.get(url).status_code == 404, url
 
 
@@ -224,7 +224,7 @@ def test_it_explains_a_failed_tournament_in_plain_words(client, ada, fake_model)
     assert "The AI service was unavailable" in page
     # The status code as a number of its own: a random token on the page may hold the digits.
     assert not re.search(r"\b529\b", page) and debate.error not in page
-    assert reverse("debates:retry", args=[debate.pk]) in page
+    assert reverse("engine:retry", args=[debate.pk]) in page
 
 
 def test_it_offers_models_by_name_and_shows_the_id_to_instructors(client, ada, settings) -> None:

@@ -23,9 +23,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models.signals import post_save
 
 from casefiles.models import CaseFile
-from debates import presenters as debate_presenters
 from engine.models import Debate, DebateEvent, DebateStatus
 from engine.orchestrator import run_debate
+from engine.wording import failure_message
 from tournaments import exports, reports
 from tournaments.budget import BudgetExceeded
 from tournaments.elo import DecisionType
@@ -210,7 +210,7 @@ class Command(BaseCommand):
         if debate.status != DebateStatus.DONE or not (debate.output or {}).get("complete"):
             why = debate.stop_in_english or debate.status
             if debate.status == DebateStatus.FAILED:
-                why = debate_presenters.failure_message(debate=debate)
+                why = failure_message(debate=debate)
             raise CommandError(f"The tournament did not finish: {why}", returncode=1)
 
     def _case_file(self, pk: int | None) -> CaseFile | None:
