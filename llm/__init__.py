@@ -27,9 +27,9 @@ Public API
     Raise LLMError("unavailable") without a key.
 ``request_hash(*, model, system, messages, output_model, max_tokens) -> str``
     sha256 of a canonical JSON of the request incl. the output schema.
-``cost_usd(*, model, usage, prices) -> Decimal`` and ``DEFAULT_PRICES``
-    prices are USD per million tokens: {"model": {"input", "output",
-    "cache_write", "cache_read"}}. Lookup: exact model, else longest key the
+``cost_usd(*, model, usage, prices) -> Decimal``
+    ``prices`` (the site's one table, ``settings.LLM_PRICES``) are USD per
+    million tokens: {"model": {"input", "output", "cache_write", "cache_read"}}. Lookup: exact model, else longest key the
     model starts with, else "default", else $0 with a logged warning.
     Missing cache prices derive from input (x1.25 write, x0.1 read).
 ``await acall_structured(*, client, model, system, messages, output_model,
@@ -89,7 +89,7 @@ from llm.client import api_key_configured, make_async_client, make_client
 from llm.errors import ErrorCode, LLMError
 from llm.hashing import request_hash
 from llm.partial_json import StringFieldReader, partial_json_string_field
-from llm.pricing import DEFAULT_PRICES, PriceTable, cost_usd
+from llm.pricing import PriceTable, cost_usd
 from llm.reply import StructuredReply
 from llm.streaming import StreamDone, TextDelta, astream_structured
 from llm.structured import (
@@ -103,7 +103,6 @@ from llm.usage import Usage
 __all__ = [
     "DEFAULT_DEADLINE_S",
     "DEFAULT_MAX_REPLY_CHARS",
-    "DEFAULT_PRICES",
     "ErrorCode",
     "LLMError",
     "PriceTable",

@@ -6,9 +6,8 @@ import asyncio
 from collections.abc import AsyncIterator, Coroutine
 from typing import Any, TypeVar
 
+from django.conf import settings
 from pydantic import BaseModel, Field
-
-from llm import DEFAULT_PRICES
 
 T = TypeVar("T")
 
@@ -37,7 +36,7 @@ def call_kwargs(client: Any, **overrides: Any) -> dict[str, Any]:
         "messages": MESSAGES,
         "output_model": CoachReply,
         "max_tokens": 400,
-        "prices": DEFAULT_PRICES,
+        "prices": settings.LLM_PRICES,
     }
     kwargs.update(overrides)
     return kwargs
