@@ -188,7 +188,7 @@ def test_it_reads_events_that_leave_fields_out(fake_anthropic):
     from llm.streaming import _Reply
 
     reply = _Reply(
-        text_field="assistantText", max_chars=100, model=MODEL, prices=settings.LLM_PRICES
+        text_field="assistantText", request=call_kwargs(None, max_reply_chars=100)["request"]
     )
     assert reply.add({"type": "message_start", "message": {}}) == ""
     assert reply.add({"type": "content_block_start", "content_block": {"type": "text"}}) == ""
@@ -207,14 +207,7 @@ def test_it_sends_the_body_the_sdk_would_send_as_json(fake_anthropic):
     fake_anthropic.enqueue(Reply.json(valid_reply()))
     run(stream_all(messages=messages))
     (request,) = fake_anthropic.message_requests
-    params, _ = prepare_call(
-        model=MODEL,
-        system=call_kwargs(None)["system"],
-        messages=messages,
-        output_model=CoachReply,
-        max_tokens=400,
-        cache_system=True,
-    )
+    params, _ = prepare_call(call_kwargs(None, messages=messages)["request"])
     assert request.body == json.loads(openapi_dumps({**params, "stream": True}))
     assert request.headers["content-type"] == "application/json"
 
