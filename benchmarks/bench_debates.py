@@ -185,7 +185,7 @@ def transport_floor(
 
     from django.conf import settings
 
-    from llm import acall_structured, make_async_client
+    from llm import LLMRequest, acall_structured, make_async_client
 
     async def one_run(client, run: int) -> float:
         started = time.perf_counter()
@@ -194,12 +194,14 @@ def transport_floor(
                 *(
                     acall_structured(
                         client=client,
-                        model=settings.CHEAP_MODEL,
-                        system=system,
-                        messages=[{"role": "user", "content": f"{content}{run}.{stage}.{i}"}],
-                        output_model=output_model,
-                        max_tokens=600,
-                        prices=settings.LLM_PRICES,
+                        request=LLMRequest(
+                            model=settings.CHEAP_MODEL,
+                            system=system,
+                            messages=[{"role": "user", "content": f"{content}{run}.{stage}.{i}"}],
+                            output_model=output_model,
+                            max_tokens=600,
+                            prices=settings.LLM_PRICES,
+                        ),
                     )
                     for i in range(width)
                 )

@@ -24,7 +24,15 @@ from django.conf import settings
 
 from coach.prompts import MAX_TOKENS
 from coach.schemas import CoachAIResult
-from llm import StreamDone, TextDelta, Usage, astream_structured, cost_usd, make_async_client
+from llm import (
+    LLMRequest,
+    StreamDone,
+    TextDelta,
+    Usage,
+    astream_structured,
+    cost_usd,
+    make_async_client,
+)
 
 __all__ = ["stream_coach_reply", "turn_reserve_usd"]
 
@@ -78,16 +86,17 @@ async def stream_coach_reply(
     *, system: str, messages: list[dict[str, Any]]
 ) -> AsyncIterator[TextDelta | StreamDone[CoachAIResult]]:
     """TextDelta as `assistantText` grows, then StreamDone; raises llm.LLMError."""
-    async for item in astream_structured(
-        client=await _client(),
+    request = LLMRequest(
         model=settings.COACH_MODEL,
         system=system,
         messages=messages,
         output_model=CoachAIResult,
         max_tokens=MAX_TOKENS,
         prices=settings.LLM_PRICES,
-        text_field="assistantText",
         deadline_s=settings.LLM_DEADLINE_SECONDS,
         max_reply_chars=settings.LLM_MAX_REPLY_CHARS,
+    )
+    async for item in astream_structured(
+        client=await _client(), request=request, text_field="assistantText"
     ):
         yield item

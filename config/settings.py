@@ -384,7 +384,10 @@ LLM_DEADLINE_SECONDS = float(os.environ.get("LLM_DEADLINE_SECONDS", "120"))
 # Longest model reply read, in characters; past it the reply is cut off and
 # the call fails. No call asks for more than 2,500 tokens (~10,000 characters).
 LLM_MAX_REPLY_CHARS = int(os.environ.get("LLM_MAX_REPLY_CHARS", "100000"))
-# USD per million tokens. Prices change: keep them here, not in code.
+# The one price table (llm/pricing.py has the arithmetic): USD per million
+# tokens, late-2026 list prices. Cache writes (5-minute TTL) cost 1.25x input
+# and cache reads 0.1x input; Haiku's price holds for prompts up to 100k tokens
+# (the long-context tier is not modelled). Prices change: keep them here, not in code.
 LLM_PRICES = {
     "claude-haiku-5-5": {
         "input": Decimal("0.10"),

@@ -33,7 +33,15 @@ from discussions.models import Post, PostKind
 from discussions.post_extras import CheckStatus, ObjectionCheck
 from discussions.presenters import language
 from limits.services import admit
-from llm import LLMError, Usage, api_key_configured, call_structured, cost_usd, make_client
+from llm import (
+    LLMError,
+    LLMRequest,
+    Usage,
+    api_key_configured,
+    call_structured,
+    cost_usd,
+    make_client,
+)
 
 __all__ = [
     "CheckRefused",
@@ -172,8 +180,7 @@ def check_objection(*, post: Post, user: Any) -> ObjectionCheck:
         with make_client(
             timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=settings.LLM_MAX_RETRIES
         ) as client:
-            reply = call_structured(
-                client=client,
+            request = LLMRequest(
                 model=settings.CHEAP_MODEL,
                 system=CHECK_SYSTEM,
                 messages=check_prompt(post, lang=language()),
@@ -183,6 +190,7 @@ def check_objection(*, post: Post, user: Any) -> ObjectionCheck:
                 deadline_s=min(DEADLINE_SECONDS, settings.LLM_DEADLINE_SECONDS),
                 max_reply_chars=min(MAX_REPLY_CHARS, settings.LLM_MAX_REPLY_CHARS),
             )
+            reply = call_structured(client=client, request=request)
     except LLMError as error:
         check.status = CheckStatus.FAILED
         # What was billed, when the SDK knows; else the reserve stays counted.

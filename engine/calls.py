@@ -32,6 +32,7 @@ from pydantic import BaseModel
 from engine.ledger import paid_calls, record_call, record_calls, replay
 from llm import (
     LLMError,
+    LLMRequest,
     PriceTable,
     StructuredReply,
     Usage,
@@ -216,8 +217,7 @@ class CallRunner:
         started = time.perf_counter()
         call = acall_structured if spec.tools is None else _with_tools(spec.tools)
         try:
-            reply = await call(
-                client=self._client,
+            request = LLMRequest(
                 model=spec.model,
                 system=spec.prompt.system,
                 messages=spec.prompt.messages,
@@ -227,6 +227,7 @@ class CallRunner:
                 deadline_s=settings.LLM_DEADLINE_SECONDS,
                 max_reply_chars=settings.LLM_MAX_REPLY_CHARS,
             )
+            reply = await call(client=self._client, request=request)
         except LLMError as error:
             return None, error, (time.perf_counter() - started) * 1000.0
         return reply, None, reply.latency_ms

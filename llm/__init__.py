@@ -27,18 +27,22 @@ Public API
     Raise LLMError("unavailable") without a key.
 ``request_hash(*, model, system, messages, output_model, max_tokens) -> str``
     sha256 of a canonical JSON of the request incl. the output schema.
-``cost_usd(*, model, usage, prices) -> Decimal`` and ``DEFAULT_PRICES``
-    prices are USD per million tokens: {"model": {"input", "output",
-    "cache_write", "cache_read"}}. Lookup: exact model, else longest key the
-    model starts with, else "default", else $0 with a logged warning.
+``cost_usd(*, model, usage, prices) -> Decimal``
+    ``prices`` (the site's one table, ``settings.LLM_PRICES``) are USD per
+    million tokens: {"model": {"input", "output", "cache_write", "cache_read"}}.
+    Lookup: exact model, else longest key the model starts with, else
+    "default", else $0 with a logged warning.
     Missing cache prices derive from input (x1.25 write, x0.1 read).
-``await acall_structured(*, client, model, system, messages, output_model,
-max_tokens, prices, cache_system=True, deadline_s=120, max_reply_chars=100_000)
--> StructuredReply``
-    and its sync twin ``call_structured`` (same arguments, sync client).
-    Every call has an overall deadline (``settings.LLM_DEADLINE_SECONDS``) and
-    a cap on the reply's length (``settings.LLM_MAX_REPLY_CHARS``); pass both.
-``astream_structured(*, ...same..., text_field="assistantText")``
+``LLMRequest(model, system, messages, output_model, max_tokens, prices,
+cache_system=True, deadline_s=120, max_reply_chars=100_000)``
+    frozen: one call, what every entry point below takes. Every call has an
+    overall deadline (``settings.LLM_DEADLINE_SECONDS``) and a cap on the
+    reply's length (``settings.LLM_MAX_REPLY_CHARS``); pass both.
+``await acall_structured(*, client, request) -> StructuredReply``
+    and its sync twin ``call_structured`` (same arguments, sync client);
+    ``llm.tools.acall_with_tools(*, tools, client, request)`` lets the model
+    use tools on the way.
+``astream_structured(*, client, request, text_field="assistantText")``
     async generator: ``TextDelta(added)`` with the characters the top-level
     string field gained, then one ``StreamDone(reply)``. O(reply) work
     however finely the reply is cut.
@@ -59,13 +63,14 @@ Coach (streaming)::
     async with make_async_client(
         timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=settings.LLM_MAX_RETRIES
     ) as client:
-        async for item in astream_structured(
-            client=client, model=settings.COACH_MODEL, system=prompt,
+        request = LLMRequest(
+            model=settings.COACH_MODEL, system=prompt,
             messages=[{"role": "user", "content": text}], output_model=CoachReply,
             max_tokens=2000, prices=settings.LLM_PRICES,
             deadline_s=settings.LLM_DEADLINE_SECONDS,
             max_reply_chars=settings.LLM_MAX_REPLY_CHARS,
-        ):
+        )
+        async for item in astream_structured(client=client, request=request):
             if isinstance(item, TextDelta):
                 yield ndjson({"type": "delta", "text": item.added})   # to append
             else:                                            # StreamDone, last
@@ -75,10 +80,10 @@ Debates (concurrent, one client shared by all calls of the loop)::
 
     async with make_async_client(timeout=60, max_retries=2) as client:
         results = await asyncio.gather(
-            *(acall_structured(client=client, model=settings.DEBATE_MODEL,
-                               system=persona.prompt, messages=msgs,
-                               output_model=PersonaTurn, max_tokens=1500,
-                               prices=settings.LLM_PRICES)
+            *(acall_structured(client=client, request=LLMRequest(
+                  model=settings.DEBATE_MODEL, system=persona.prompt,
+                  messages=msgs, output_model=PersonaTurn, max_tokens=1500,
+                  prices=settings.LLM_PRICES))
               for persona in personas),
             return_exceptions=True,  # an LLMError carries .usage / .cost_usd
         )
@@ -89,23 +94,19 @@ from llm.client import api_key_configured, make_async_client, make_client
 from llm.errors import ErrorCode, LLMError
 from llm.hashing import request_hash
 from llm.partial_json import StringFieldReader, partial_json_string_field
-from llm.pricing import DEFAULT_PRICES, PriceTable, cost_usd
+from llm.pricing import PriceTable, cost_usd
 from llm.reply import StructuredReply
+from llm.request import DEFAULT_DEADLINE_S, DEFAULT_MAX_REPLY_CHARS, LLMRequest
 from llm.streaming import StreamDone, TextDelta, astream_structured
-from llm.structured import (
-    DEFAULT_DEADLINE_S,
-    DEFAULT_MAX_REPLY_CHARS,
-    acall_structured,
-    call_structured,
-)
+from llm.structured import acall_structured, call_structured
 from llm.usage import Usage
 
 __all__ = [
     "DEFAULT_DEADLINE_S",
     "DEFAULT_MAX_REPLY_CHARS",
-    "DEFAULT_PRICES",
     "ErrorCode",
     "LLMError",
+    "LLMRequest",
     "PriceTable",
     "StreamDone",
     "StringFieldReader",

@@ -1,7 +1,8 @@
 """Usage -> US dollars, from a price table per million tokens.
 
-The table comes from Django settings (``LLM_PRICES``) in the apps; llm/ only
-ships :data:`DEFAULT_PRICES` as a fallback and for tests.
+The table is the site's one setting, ``settings.LLM_PRICES`` (config/settings.py):
+prices change without a change to this package, which holds only the arithmetic
+and, framework-free, is handed the table by its callers.
 """
 
 from __future__ import annotations
@@ -9,42 +10,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from decimal import Decimal
-from types import MappingProxyType
 
 from llm.usage import Usage
 
-__all__ = ["DEFAULT_PRICES", "PriceTable", "cost_usd", "price_for"]
+__all__ = ["PriceTable", "cost_usd", "price_for"]
 
 log = logging.getLogger(__name__)
 
 PriceTable = Mapping[str, Mapping[str, Decimal | float | int | str]]
-
-# Late-2026 list prices, USD per million tokens. Cache writes (5-minute TTL)
-# cost 1.25x input and cache reads 0.1x input. Haiku's price holds for prompts
-# up to 100k tokens; this table does not model the long-context tier.
-# Read-only: apps pass their own table (settings.LLM_PRICES) instead of editing this one.
-DEFAULT_PRICES: Mapping[str, Mapping[str, Decimal]] = MappingProxyType(
-    {
-        "claude-haiku-5-5": {
-            "input": Decimal("0.10"),
-            "output": Decimal("0.50"),
-            "cache_write": Decimal("0.125"),
-            "cache_read": Decimal("0.01"),
-        },
-        "claude-sonnet-5-5": {
-            "input": Decimal("2"),
-            "output": Decimal("10"),
-            "cache_write": Decimal("2.5"),
-            "cache_read": Decimal("0.2"),
-        },
-        "claude-opus-5-5": {
-            "input": Decimal("4"),
-            "output": Decimal("20"),
-            "cache_write": Decimal("5"),
-            "cache_read": Decimal("0.4"),
-        },
-    }
-)
 
 _CACHE_WRITE_FACTOR = Decimal("1.25")
 _CACHE_READ_FACTOR = Decimal("0.1")

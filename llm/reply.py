@@ -11,7 +11,8 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from llm.errors import LLMError
-from llm.pricing import PriceTable, cost_usd
+from llm.pricing import cost_usd
+from llm.request import LLMRequest
 from llm.usage import Usage
 from untrusted import clean_text
 
@@ -97,9 +98,7 @@ def finish_reply(
     usage: Usage,
     stop_reason: str | None,
     answered_model: str,
-    output_model: type[M],
-    model: str,
-    prices: PriceTable,
+    request: LLMRequest[M],
     hash_: str,
     latency_ms: float,
     streamed: bool,
@@ -111,10 +110,10 @@ def finish_reply(
 
     Order matters: a stream without stop_reason broke off; a max_tokens stop
     explains bad JSON better than the JSON error would; only then validate.
-    Costs are priced by the requested ``model`` name, the key of the price
-    table; ``answered_model`` is the model the API says answered.
+    Costs are priced by the requested model's name (``request.model``), the key
+    of the price table; ``answered_model`` is the model the API says answered.
     """
-    cost = cost_usd(model=model, usage=usage, prices=prices)
+    cost = cost_usd(model=request.model, usage=usage, prices=request.prices)
     if text is not None:
         text = storable_text(text)
 
@@ -130,7 +129,7 @@ def finish_reply(
     if text is None:
         raise failure("validation_failed", "the reply has no text block")
     try:
-        parsed = output_model.model_validate_json(text)
+        parsed = request.output_model.model_validate_json(text)
     except ValidationError as error:
         raise failure("validation_failed", _validation_summary(error)) from error
     return StructuredReply(

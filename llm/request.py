@@ -1,4 +1,10 @@
-"""The keyword arguments of one Messages API request with structured output.
+"""One structured call as one object, and the Messages API request it becomes.
+
+:class:`LLMRequest` is what every entry point takes (``acall_structured``,
+``call_structured``, ``astream_structured``, ``acall_with_tools``): what is
+sent, the table it is priced by, and the call's bounds. One object rather than
+the same nine keywords on four functions, so a new bound or field is added in
+one place and every caller and entry point sees it.
 
 We send ``output_config={"format": {"type": "json_schema", "schema": ...}}``
 built with the SDK's own ``transform_schema`` — the same bytes that
@@ -14,13 +20,55 @@ stop_reason, so a max_tokens cut would look like bad JSON instead of
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from anthropic import transform_schema
 from pydantic import BaseModel
 
-__all__ = ["cached_schema", "output_schema", "request_params", "system_param"]
+from llm.pricing import PriceTable
+
+__all__ = [
+    "DEFAULT_DEADLINE_S",
+    "DEFAULT_MAX_REPLY_CHARS",
+    "LLMRequest",
+    "cached_schema",
+    "output_schema",
+    "request_params",
+    "system_param",
+]
+
+# Defaults for callers that pass nothing; the site passes its settings
+# (LLM_DEADLINE_SECONDS, LLM_MAX_REPLY_CHARS).
+DEFAULT_DEADLINE_S = 120.0
+# No call here asks for more than 2,500 tokens (about 10,000 characters): a
+# reply ten times that long is a misbehaving model, proxy or server.
+DEFAULT_MAX_REPLY_CHARS = 100_000
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True, slots=True)
+class LLMRequest(Generic[M]):
+    """One structured call: ask ``model`` for a reply ``output_model`` validates.
+
+    ``prices`` (USD per million tokens, see llm.pricing) price what it bills;
+    ``cache_system`` marks the system prompt for prompt caching; ``deadline_s``
+    bounds the whole call, retries included, and ``max_reply_chars`` the
+    reply's text (llm/errors.py: ``deadline_exceeded``, ``too_large``).
+    """
+
+    model: str
+    system: str
+    messages: list[dict[str, Any]]
+    output_model: type[M]
+    max_tokens: int
+    prices: PriceTable
+    cache_system: bool = True
+    deadline_s: float = DEFAULT_DEADLINE_S
+    max_reply_chars: int = DEFAULT_MAX_REPLY_CHARS
 
 
 @lru_cache(maxsize=256)
@@ -47,26 +95,20 @@ def system_param(system: str, *, cache_system: bool) -> list[dict[str, Any]] | N
     return [block]
 
 
-def request_params(
-    *,
-    model: str,
-    system: str,
-    messages: list[dict[str, Any]],
-    output_model: type[BaseModel],
-    max_tokens: int,
-    cache_system: bool,
-) -> dict[str, Any]:
+def request_params(request: LLMRequest[Any]) -> dict[str, Any]:
     """Keyword arguments for ``messages.create`` / ``messages.stream``."""
     params: dict[str, Any] = {
-        "model": model,
-        "max_tokens": max_tokens,
-        "messages": messages,
+        "model": request.model,
+        "max_tokens": request.max_tokens,
+        "messages": request.messages,
         # Shared, not copied: the SDK copies a request's whole body before it reads or
         # changes it (``_copy_and_prepare``, anthropic 2.12), so the cache stays intact, and
         # a deep copy per call was ~1 ms of a coach turn under a profiler.
-        "output_config": {"format": {"type": "json_schema", "schema": cached_schema(output_model)}},
+        "output_config": {
+            "format": {"type": "json_schema", "schema": cached_schema(request.output_model)}
+        },
     }
-    system_blocks = system_param(system, cache_system=cache_system)
+    system_blocks = system_param(request.system, cache_system=request.cache_system)
     if system_blocks is not None:
         params["system"] = system_blocks
     return params

@@ -47,17 +47,12 @@ from pydantic import BaseModel
 from llm.deadline import ReadDeadline
 from llm.errors import LLMError
 from llm.partial_json import StringFieldReader
-from llm.pricing import PriceTable, cost_usd
+from llm.pricing import cost_usd
 from llm.reply import StructuredReply, finish_reply
-from llm.request import request_params
+from llm.request import LLMRequest, request_params
 from llm.sdk_errors import CALL_ERRORS, STREAM_ERRORS, call_failed, stream_failed
 from llm.sse import Event, EventReader
-from llm.structured import (
-    DEFAULT_DEADLINE_S,
-    DEFAULT_MAX_REPLY_CHARS,
-    deadline_error,
-    too_large_error,
-)
+from llm.structured import deadline_error, too_large_error
 from llm.usage import Usage
 from untrusted import clean_text
 
@@ -96,7 +91,7 @@ class StreamDone(Generic[M]):
 class _Reply:
     """What the raw events have said so far: text pieces, usage, stop reason, model."""
 
-    def __init__(self, *, text_field: str, max_chars: int, model: str, prices: PriceTable):
+    def __init__(self, *, text_field: str, request: LLMRequest[Any]):
         self.reader = StringFieldReader(text_field)
         self.pieces: list[str] = []
         self.chars = 0
@@ -104,8 +99,9 @@ class _Reply:
         self.started = False
         self.usage = Usage()
         self.stop_reason: str | None = None
-        self.answered_model = model
-        self._max_chars, self._model, self._prices = max_chars, model, prices
+        self.answered_model = request.model
+        self._max_chars = request.max_reply_chars
+        self._model, self._prices = request.model, request.prices
 
     def text(self) -> str | None:
         return "".join(self.pieces) if self.has_text else None
@@ -216,25 +212,14 @@ class _Fields:
 
 
 async def astream_structured(
-    *,
-    client: AsyncAnthropic,
-    model: str,
-    system: str,
-    messages: list[dict[str, Any]],
-    output_model: type[M],
-    max_tokens: int,
-    prices: PriceTable,
-    cache_system: bool = True,
-    text_field: str = "assistantText",
-    deadline_s: float = DEFAULT_DEADLINE_S,
-    max_reply_chars: int = DEFAULT_MAX_REPLY_CHARS,
+    *, client: AsyncAnthropic, request: LLMRequest[M], text_field: str = "assistantText"
 ) -> AsyncIterator[TextDelta | StreamDone[M]]:
     """Yield TextDelta each time top-level string ``text_field`` grows, then StreamDone.
 
     Raises LLMError: call_failed (the request failed before streaming, after
     the SDK's retries), stream_failed (the stream broke off), truncated,
-    validation_failed, too_large (past ``max_reply_chars``),
-    deadline_exceeded (not done within ``deadline_s``, retries included).
+    validation_failed, too_large (past ``request.max_reply_chars``),
+    deadline_exceeded (not done within ``request.deadline_s``, retries included).
     Closing the generator early (e.g. the browser went away) closes the HTTP
     stream. The deadline is checked around each read, never across a
     ``yield``: the time the caller spends between items counts, but the
@@ -243,18 +228,12 @@ async def astream_structured(
     # No request hash: a hash is how a ledger replays a paid call, and a streamed
     # reply (a student's coach turn) is never replayed; it cost a canonical JSON
     # encoding of the whole prompt per turn. The reply's request_hash is "".
-    params = request_params(
-        model=model,
-        system=system,
-        messages=messages,
-        output_model=output_model,
-        max_tokens=max_tokens,
-        cache_system=cache_system,
-    )
+    params = request_params(request)
+    deadline_s = request.deadline_s
     loop = asyncio.get_running_loop()
     started = time.perf_counter()
     deadline = loop.time() + deadline_s
-    reply = _Reply(text_field=text_field, max_chars=max_reply_chars, model=model, prices=prices)
+    reply = _Reply(text_field=text_field, request=request)
     first_text_ms: float | None = None
     try:
         async with asyncio.timeout_at(deadline):
@@ -315,9 +294,7 @@ async def astream_structured(
             usage=reply.usage,
             stop_reason=reply.stop_reason,
             answered_model=reply.answered_model,
-            output_model=output_model,
-            model=model,
-            prices=prices,
+            request=request,
             hash_="",
             latency_ms=(time.perf_counter() - started) * 1000.0,
             streamed=True,

@@ -1,7 +1,8 @@
 """One structured call, async and sync, sharing everything but the await.
 
-Both bound the whole call, retries included, by ``deadline_s`` and the reply's
-text by ``max_reply_chars`` (see llm/errors.py: ``deadline_exceeded``,
+Both take one :class:`~llm.request.LLMRequest`. Both bound the whole call,
+retries included, by its ``deadline_s`` and the reply's text by its
+``max_reply_chars`` (see llm/errors.py: ``deadline_exceeded``,
 ``too_large``). The async call runs under ``asyncio.timeout``, so the deadline
 is exact. The sync twin (Celery tasks, trial threads) cannot cancel a blocking
 read, so it bounds each step instead: a middleware, run by the SDK before
@@ -25,9 +26,9 @@ from pydantic import BaseModel
 
 from llm.errors import LLMError
 from llm.hashing import request_hash
-from llm.pricing import PriceTable, cost_usd
+from llm.pricing import cost_usd
 from llm.reply import StructuredReply, finish_reply, message_text
-from llm.request import request_params
+from llm.request import DEFAULT_DEADLINE_S, DEFAULT_MAX_REPLY_CHARS, LLMRequest, request_params
 from llm.sdk_errors import CALL_ERRORS, call_failed
 from llm.usage import Usage
 
@@ -44,40 +45,17 @@ __all__ = [
 
 M = TypeVar("M", bound=BaseModel)
 
-# Defaults for callers that pass nothing; the site passes its settings
-# (LLM_DEADLINE_SECONDS, LLM_MAX_REPLY_CHARS).
-DEFAULT_DEADLINE_S = 120.0
-# No call here asks for more than 2,500 tokens (about 10,000 characters): a
-# reply ten times that long is a misbehaving model, proxy or server.
-DEFAULT_MAX_REPLY_CHARS = 100_000
 
-
-def prepare_call(
-    *,
-    model: str,
-    system: str,
-    messages: list[dict[str, Any]],
-    output_model: type[BaseModel],
-    max_tokens: int,
-    cache_system: bool,
-) -> tuple[dict[str, Any], str]:
+def prepare_call(request: LLMRequest[Any]) -> tuple[dict[str, Any], str]:
     """The SDK keyword arguments and the request hash of one call."""
-    params = request_params(
-        model=model,
-        system=system,
-        messages=messages,
-        output_model=output_model,
-        max_tokens=max_tokens,
-        cache_system=cache_system,
-    )
     hash_ = request_hash(
-        model=model,
-        system=system,
-        messages=messages,
-        output_model=output_model,
-        max_tokens=max_tokens,
+        model=request.model,
+        system=request.system,
+        messages=request.messages,
+        output_model=request.output_model,
+        max_tokens=request.max_tokens,
     )
-    return params, hash_
+    return request_params(request), hash_
 
 
 def deadline_error(deadline_s: float, **billed: Any) -> LLMError:
@@ -104,31 +82,27 @@ def _elapsed_ms(started: float) -> float:
 def _reply(
     *,
     message: Any,
-    output_model: type[M],
-    model: str,
-    prices: PriceTable,
+    request: LLMRequest[M],
     hash_: str,
     started: float,
     request_id: str | None,
-    max_reply_chars: int,
 ) -> StructuredReply[M]:
     text = message_text(message)
-    if text is not None and len(text) > max_reply_chars:
+    limit = request.max_reply_chars
+    if text is not None and len(text) > limit:
         usage = Usage.from_sdk(message.usage)
         raise too_large_error(
-            max_reply_chars,
+            limit,
             usage=usage,
-            cost_usd=cost_usd(model=model, usage=usage, prices=prices),
-            raw_text=text[:max_reply_chars],
+            cost_usd=cost_usd(model=request.model, usage=usage, prices=request.prices),
+            raw_text=text[:limit],
         )
     return finish_reply(
         text=text,
         usage=Usage.from_sdk(message.usage),
         stop_reason=message.stop_reason,
         answered_model=message.model,
-        output_model=output_model,
-        model=model,
-        prices=prices,
+        request=request,
         hash_=hash_,
         latency_ms=_elapsed_ms(started),
         streamed=False,
@@ -136,33 +110,15 @@ def _reply(
     )
 
 
-async def acall_structured(
-    *,
-    client: AsyncAnthropic,
-    model: str,
-    system: str,
-    messages: list[dict[str, Any]],
-    output_model: type[M],
-    max_tokens: int,
-    prices: PriceTable,
-    cache_system: bool = True,
-    deadline_s: float = DEFAULT_DEADLINE_S,
-    max_reply_chars: int = DEFAULT_MAX_REPLY_CHARS,
-) -> StructuredReply[M]:
-    """Ask for one JSON reply validated by ``output_model``.
+async def acall_structured(*, client: AsyncAnthropic, request: LLMRequest[M]) -> StructuredReply[M]:
+    """Ask for one JSON reply validated by ``request.output_model``.
 
     Safe to run many at once on one client (``asyncio.gather``). Raises
     LLMError: call_failed / validation_failed / truncated / too_large /
     deadline_exceeded.
     """
-    params, hash_ = prepare_call(
-        model=model,
-        system=system,
-        messages=messages,
-        output_model=output_model,
-        max_tokens=max_tokens,
-        cache_system=cache_system,
-    )
+    params, hash_ = prepare_call(request)
+    deadline_s = request.deadline_s
     started = time.perf_counter()
     try:
         async with asyncio.timeout(deadline_s):
@@ -173,13 +129,10 @@ async def acall_structured(
         raise call_failed(exc) from exc
     return _reply(
         message=message,
-        output_model=output_model,
-        model=model,
-        prices=prices,
+        request=request,
         hash_=hash_,
         started=started,
         request_id=getattr(message, "_request_id", None),
-        max_reply_chars=max_reply_chars,
     )
 
 
@@ -207,35 +160,18 @@ def _deadline_middleware(*, deadline: float, attempt_timeout: float) -> Any:
     return handle
 
 
-def call_structured(
-    *,
-    client: Anthropic,
-    model: str,
-    system: str,
-    messages: list[dict[str, Any]],
-    output_model: type[M],
-    max_tokens: int,
-    prices: PriceTable,
-    cache_system: bool = True,
-    deadline_s: float = DEFAULT_DEADLINE_S,
-    max_reply_chars: int = DEFAULT_MAX_REPLY_CHARS,
-) -> StructuredReply[M]:
+def call_structured(*, client: Anthropic, request: LLMRequest[M]) -> StructuredReply[M]:
     """The sync twin of :func:`acall_structured` (same arguments, same errors).
 
     The SDK still retries 429/5xx/connection errors before the body starts;
     the body is read here, chunk by chunk, so the deadline and the size limit
     apply to it (see the module docstring).
     """
-    params, hash_ = prepare_call(
-        model=model,
-        system=system,
-        messages=messages,
-        output_model=output_model,
-        max_tokens=max_tokens,
-        cache_system=cache_system,
-    )
+    params, hash_ = prepare_call(request)
+    deadline_s = request.deadline_s
     started = time.perf_counter()
     deadline = time.monotonic() + deadline_s
+    max_reply_chars = request.max_reply_chars
     limit = body_byte_limit(max_reply_chars)
     guarded = client.with_middleware(
         _deadline_middleware(
@@ -263,12 +199,5 @@ def call_structured(
     except (ValueError, TypeError, RecursionError) as exc:
         raise LLMError("call_failed", "the API's reply is not a JSON message") from exc
     return _reply(
-        message=message,
-        output_model=output_model,
-        model=model,
-        prices=prices,
-        hash_=hash_,
-        started=started,
-        request_id=request_id,
-        max_reply_chars=max_reply_chars,
+        message=message, request=request, hash_=hash_, started=started, request_id=request_id
     )

@@ -1,7 +1,7 @@
 """One structured call during which the model may use tools (the Messages API's tool use).
 
-``acall_with_tools`` takes ``acall_structured``'s arguments plus ``tools``, an
-object with ``definitions`` (the API's tool list), ``max_uses`` and
+``acall_with_tools`` takes ``acall_structured``'s arguments (a client and an
+:class:`~llm.request.LLMRequest`) plus ``tools``, an object with ``definitions`` (the API's tool list), ``max_uses`` and
 ``run(name, input) -> (text for the model, record)``. The exchange:
 
 1. ask with the tools offered;
@@ -13,31 +13,25 @@ object with ``definitions`` (the API's tool list), ``max_uses`` and
 
 The result is ONE reply: its usage and cost are the sums over every turn of
 the exchange (cost is linear in tokens), its ``tool_calls`` the records the
-tools returned. The whole call, every turn included, is bounded by
-``deadline_s``. Framework-free, like the rest of ``llm``.
+tools returned. The whole call, every turn included, is bounded by the
+request's ``deadline_s``. Framework-free, like the rest of ``llm``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
-from decimal import Decimal
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
 
 from anthropic import AsyncAnthropic
 from pydantic import BaseModel
 
-from llm.pricing import PriceTable, cost_usd
-from llm.reply import finish_reply, message_text
+from llm.pricing import cost_usd
+from llm.reply import StructuredReply, finish_reply, message_text
+from llm.request import LLMRequest
 from llm.sdk_errors import CALL_ERRORS, call_failed
-from llm.structured import (
-    DEFAULT_DEADLINE_S,
-    DEFAULT_MAX_REPLY_CHARS,
-    deadline_error,
-    prepare_call,
-    too_large_error,
-)
+from llm.structured import deadline_error, prepare_call, too_large_error
 from llm.usage import Usage
 
 __all__ = ["ToolReply", "acall_with_tools"]
@@ -48,20 +42,10 @@ LIMIT_REACHED = "The research limit is reached: answer now with what you have."
 
 
 @dataclass(frozen=True, slots=True)
-class ToolReply(Generic[M]):
+class ToolReply(StructuredReply[M]):
     """A ``StructuredReply`` with the records of the tool calls made on the way."""
 
-    parsed: M
-    raw_text: str
-    usage: Usage
-    model: str
-    stop_reason: str | None
-    latency_ms: float
-    cost_usd: Decimal
-    request_hash: str
     tool_calls: tuple[Any, ...] = ()
-    first_text_ms: float | None = None
-    request_id: str | None = None
 
 
 def _block(block: Any) -> dict[str, Any]:
@@ -69,36 +53,20 @@ def _block(block: Any) -> dict[str, Any]:
 
 
 async def acall_with_tools(
-    *,
-    tools: Any,
-    client: AsyncAnthropic,
-    model: str,
-    system: str,
-    messages: list[dict[str, Any]],
-    output_model: type[M],
-    max_tokens: int,
-    prices: PriceTable,
-    cache_system: bool = True,
-    deadline_s: float = DEFAULT_DEADLINE_S,
-    max_reply_chars: int = DEFAULT_MAX_REPLY_CHARS,
+    *, tools: Any, client: AsyncAnthropic, request: LLMRequest[M]
 ) -> ToolReply[M]:
-    params, hash_ = prepare_call(
-        model=model,
-        system=system,
-        messages=messages,
-        output_model=output_model,
-        max_tokens=max_tokens,
-        cache_system=cache_system,
-    )
+    params, hash_ = prepare_call(request)
     params["tools"] = list(tools.definitions)
-    conversation = list(messages)
+    conversation = list(request.messages)
+    deadline_s, max_reply_chars = request.deadline_s, request.max_reply_chars
     usage = Usage()
     records: list[Any] = []
     uses = 0
     started = time.perf_counter()
 
     def billed() -> dict[str, Any]:
-        return {"usage": usage, "cost_usd": cost_usd(model=model, usage=usage, prices=prices)}
+        cost = cost_usd(model=request.model, usage=usage, prices=request.prices)
+        return {"usage": usage, "cost_usd": cost}
 
     try:
         async with asyncio.timeout(deadline_s):
@@ -141,23 +109,11 @@ async def acall_with_tools(
         usage=usage,
         stop_reason=message.stop_reason,
         answered_model=message.model,
-        output_model=output_model,
-        model=model,
-        prices=prices,
+        request=request,
         hash_=hash_,
         latency_ms=(time.perf_counter() - started) * 1000.0,
         streamed=False,
         request_id=getattr(message, "_request_id", None),
     )
-    return ToolReply(
-        parsed=reply.parsed,
-        raw_text=reply.raw_text,
-        usage=reply.usage,
-        model=reply.model,
-        stop_reason=reply.stop_reason,
-        latency_ms=reply.latency_ms,
-        cost_usd=reply.cost_usd,
-        request_hash=reply.request_hash,
-        tool_calls=tuple(records),
-        request_id=reply.request_id,
-    )
+    shared = {field.name: getattr(reply, field.name) for field in fields(StructuredReply)}
+    return ToolReply(**shared, tool_calls=tuple(records))

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from llm import api_key_configured, call_structured, make_client
+from llm import LLMRequest, api_key_configured, call_structured, make_client
 from trials.chain import KEY_NEEDED_REASON, CallRecord, ChainResult, run_chain
 from trials.models import Trial, TrialFailure, TrialStatus
 
@@ -65,8 +65,7 @@ def claim_trial(trial_id: int) -> bool:
 
 def _ask(client):
     def ask(*, system: str, messages: list[dict[str, Any]], output_model):
-        return call_structured(
-            client=client,
+        request = LLMRequest(
             model=settings.TRIAL_MODEL,
             system=system,
             messages=messages,
@@ -76,6 +75,7 @@ def _ask(client):
             deadline_s=settings.LLM_DEADLINE_SECONDS,
             max_reply_chars=settings.LLM_MAX_REPLY_CHARS,
         )
+        return call_structured(client=client, request=request)
 
     return ask
 

@@ -6,9 +6,10 @@ import asyncio
 from collections.abc import AsyncIterator, Coroutine
 from typing import Any, TypeVar
 
+from django.conf import settings
 from pydantic import BaseModel, Field
 
-from llm import DEFAULT_PRICES
+from llm import LLMRequest
 
 T = TypeVar("T")
 
@@ -30,17 +31,18 @@ def valid_reply(text: str = 'Good start. What "grounds" support it?') -> dict[st
 
 
 def call_kwargs(client: Any, **overrides: Any) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {
-        "client": client,
+    """An entry point's keyword arguments: the client and one LLMRequest, ``overrides``
+    changing its fields (``text_field``, a stream's own argument, goes beside it)."""
+    beside = {"text_field": overrides.pop("text_field")} if "text_field" in overrides else {}
+    fields: dict[str, Any] = {
         "model": MODEL,
         "system": SYSTEM,
         "messages": MESSAGES,
         "output_model": CoachReply,
         "max_tokens": 400,
-        "prices": DEFAULT_PRICES,
+        "prices": settings.LLM_PRICES,
     }
-    kwargs.update(overrides)
-    return kwargs
+    return {"client": client, "request": LLMRequest(**{**fields, **overrides}), **beside}
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:

@@ -2,8 +2,9 @@ import logging
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 
-from llm import DEFAULT_PRICES, Usage, cost_usd
+from llm import Usage, cost_usd
 
 MILLION = 1_000_000
 
@@ -15,19 +16,19 @@ def test_it_prices_each_token_kind_per_million():
         cache_creation_input_tokens=4 * MILLION,
         cache_read_input_tokens=5 * MILLION,
     )
-    table = DEFAULT_PRICES["claude-sonnet-5-5"]
+    table = settings.LLM_PRICES["claude-sonnet-5-5"]
     expected = (
         2 * table["input"]
         + 3 * table["output"]
         + 4 * table["cache_write"]
         + 5 * table["cache_read"]
     )
-    assert cost_usd(model="claude-sonnet-5-5", usage=usage, prices=DEFAULT_PRICES) == expected
+    assert cost_usd(model="claude-sonnet-5-5", usage=usage, prices=settings.LLM_PRICES) == expected
 
 
 def test_it_matches_the_late_2026_list_prices():
     haiku, sonnet, opus = (
-        DEFAULT_PRICES[name]
+        settings.LLM_PRICES[name]
         for name in ("claude-haiku-5-5", "claude-sonnet-5-5", "claude-opus-5-5")
     )
     assert (haiku["input"], haiku["output"]) == (Decimal("0.10"), Decimal("0.50"))
@@ -39,7 +40,7 @@ def test_it_matches_the_late_2026_list_prices():
 
 def test_it_is_exact_for_small_calls():
     usage = Usage(input_tokens=1, output_tokens=1)
-    cost = cost_usd(model="claude-haiku-5-5", usage=usage, prices=DEFAULT_PRICES)
+    cost = cost_usd(model="claude-haiku-5-5", usage=usage, prices=settings.LLM_PRICES)
     assert cost == Decimal("0.0000006")
 
 

@@ -3,9 +3,9 @@
 import json
 
 import pytest
+from django.conf import settings
 
 from llm import (
-    DEFAULT_PRICES,
     LLMError,
     StreamDone,
     TextDelta,
@@ -45,7 +45,7 @@ def test_it_yields_growing_text_then_the_validated_reply(fake_anthropic):
     reply = done.reply
     assert reply.stop_reason == "end_turn"
     assert reply.usage.output_tokens > 1
-    assert reply.cost_usd == cost_usd(model=MODEL, usage=reply.usage, prices=DEFAULT_PRICES)
+    assert reply.cost_usd == cost_usd(model=MODEL, usage=reply.usage, prices=settings.LLM_PRICES)
     assert 0 < reply.first_text_ms <= reply.latency_ms
     (request,) = fake_anthropic.message_requests
     assert request.streamed
@@ -187,7 +187,9 @@ def test_it_reads_events_that_leave_fields_out(fake_anthropic):
     """Events are read as plain JSON: a missing usage or delta counts as absent, not a crash."""
     from llm.streaming import _Reply
 
-    reply = _Reply(text_field="assistantText", max_chars=100, model=MODEL, prices=DEFAULT_PRICES)
+    reply = _Reply(
+        text_field="assistantText", request=call_kwargs(None, max_reply_chars=100)["request"]
+    )
     assert reply.add({"type": "message_start", "message": {}}) == ""
     assert reply.add({"type": "content_block_start", "content_block": {"type": "text"}}) == ""
     assert reply.add({"type": "content_block_delta", "delta": {"type": "text_delta"}}) == ""
@@ -205,14 +207,7 @@ def test_it_sends_the_body_the_sdk_would_send_as_json(fake_anthropic):
     fake_anthropic.enqueue(Reply.json(valid_reply()))
     run(stream_all(messages=messages))
     (request,) = fake_anthropic.message_requests
-    params, _ = prepare_call(
-        model=MODEL,
-        system=call_kwargs(None)["system"],
-        messages=messages,
-        output_model=CoachReply,
-        max_tokens=400,
-        cache_system=True,
-    )
+    params, _ = prepare_call(call_kwargs(None, messages=messages)["request"])
     assert request.body == json.loads(openapi_dumps({**params, "stream": True}))
     assert request.headers["content-type"] == "application/json"
 

@@ -5,9 +5,9 @@ import time
 
 import anthropic
 import pytest
+from django.conf import settings
 
 from llm import (
-    DEFAULT_PRICES,
     LLMError,
     Usage,
     acall_structured,
@@ -51,7 +51,7 @@ def test_it_returns_the_validated_object_with_usage_cost_and_latency(fake_anthro
         cache_creation_input_tokens=0,
         cache_read_input_tokens=3000,
     )
-    assert reply.cost_usd == cost_usd(model=MODEL, usage=reply.usage, prices=DEFAULT_PRICES)
+    assert reply.cost_usd == cost_usd(model=MODEL, usage=reply.usage, prices=settings.LLM_PRICES)
     assert reply.cost_usd > 0
     assert reply.model == MODEL
     assert reply.stop_reason == "end_turn"
@@ -170,7 +170,7 @@ def test_it_rejects_malformed_json_with_usage_and_raw_text(fake_anthropic):
     assert error.code == "validation_failed"
     assert error.raw_text == '{"assistantText": "hi", oops'
     assert error.usage is not None and error.usage.output_tokens > 0
-    assert error.cost_usd == cost_usd(model=MODEL, usage=error.usage, prices=DEFAULT_PRICES)
+    assert error.cost_usd == cost_usd(model=MODEL, usage=error.usage, prices=settings.LLM_PRICES)
 
 
 def test_it_rejects_json_that_fails_the_model(fake_anthropic):
