@@ -221,12 +221,12 @@ def transport_floor(
 def _throughput(queue: str, workers: int) -> dict:
     from config.celery import app
     from engine.models import Debate
-    from engine.tasks import run_debate
+    from engine.tasks import run
 
     ids = [_new_debate(personas=PERSONAS, rounds=ROUNDS) for _ in range(THROUGHPUT_DEBATES)]
     started = time.perf_counter()
     for debate_id in ids:
-        run_debate.apply_async((debate_id,), queue=queue)
+        run.apply_async((debate_id,), queue=queue)
     deadline = started + 300
     while time.perf_counter() < deadline:
         if Debate.objects.filter(pk__in=ids, finished_at__isnull=False).count() == len(ids):

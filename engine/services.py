@@ -164,10 +164,10 @@ def debate_cost() -> Case:
 
 def launch(debate_id: int) -> None:
     """Run the debate after the current transaction commits (see config/background.py)."""
-    from engine.tasks import run_debate
+    from engine.tasks import run
 
     run_in_background_on_commit(
-        task=run_debate,
+        task=run,
         target=_run_here,
         object_id=debate_id,
         name=f"debate-{debate_id}",

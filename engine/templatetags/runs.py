@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.core.exceptions import ObjectDoesNotExist
 
 from engine import formats
 
@@ -22,4 +23,9 @@ def format_label(run: Any) -> str:
 
 @register.filter
 def page_url(run: Any) -> str:
-    return formats.page_url(run)
+    """Its format's page; none for a run whose format's own row is missing (a stress
+    test's run saved without its ``StressTest``), as a template's lookup would give."""
+    try:
+        return formats.page_url(run)
+    except ObjectDoesNotExist:
+        return ""

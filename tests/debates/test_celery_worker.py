@@ -39,7 +39,8 @@ from debates.models import DebateArgument
 from debates.services import create_debate
 from engine import events as engine_events
 from engine.models import Debate, DebateEvent, DebateStatus, LLMCall
-from tests.debates.factories import default_personas
+from engine.tasks import OLD_NAME
+from tests.debates.factories import default_personas, make_debate
 from tests.fakes.debate_model import FakeDebateModel
 from tests.services import require_postgres_url
 
@@ -184,6 +185,19 @@ def test_it_runs_a_debate_on_a_celery_worker(workers, fake_anthropic):
     assert LLMCall.objects.filter(debate=debate).count() == 1 + 2 + 1 * 3
     types = list(debate.events.order_by("seq").values_list("type", flat=True))
     assert types[0] == engine_events.DEBATE_START and types[-1] == engine_events.DEBATE_COMPLETE
+
+
+def test_it_runs_a_message_queued_under_the_tasks_old_name(workers, fake_anthropic):
+    """A message the broker held from before the task was ``engine.run`` still runs."""
+    fake_anthropic.responder = FakeDebateModel()
+    debate = make_debate(personas=2, rounds=1)  # queued, not launched
+    celery_app.send_task(OLD_NAME, args=[debate.pk], queue=workers.queue)
+    workers.start()
+
+    _wait_for(_finished(debate), timeout=60, workers=workers, what="the debate to finish")
+    debate.refresh_from_db()
+    assert debate.status == DebateStatus.DONE, debate.error
+    assert f"{OLD_NAME}[" in workers.log_text()  # the worker received it under that name
 
 
 def test_it_resumes_a_debate_after_its_worker_is_killed(workers, fake_anthropic):

@@ -50,6 +50,12 @@ def test_it_asks_the_registry_for_a_runs_label_and_page():
     assert rendered == f"Inquiry {reverse('inquiries:detail', args=[inquiry.pk])}"
 
 
+def test_it_links_nowhere_for_a_run_whose_formats_row_is_missing():
+    half_saved = Debate.objects.create(topic="A stress test without its row", format="stress")
+    template = Template("{% load runs %}[{{ run|page_url }}]")
+    assert template.render(Context({"run": half_saved})) == "[]"
+
+
 def test_it_sends_a_run_of_an_unknown_format_to_the_history():
     orphan = Debate.objects.create(topic="From an app since removed", format="retired")
     assert format_label(orphan) == "retired"
