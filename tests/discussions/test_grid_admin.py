@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from classroom.models import Submission
 from discussions.grading import sync_assignment
@@ -22,12 +21,6 @@ pytestmark = pytest.mark.django_db
 MODEL_MENU = 'id="nav-sidebar"'
 
 
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 @pytest.fixture
 def graded(discussion: Discussion, student: Any, teacher: Any) -> Submission:
     create_post(discussion=discussion, author=student, claim="c", premises=["p"], side="for")
@@ -36,7 +29,7 @@ def graded(discussion: Discussion, student: Any, teacher: Any) -> Submission:
 
 
 def test_it_sends_a_discussions_assignment_pages_to_the_discussions_own(
-    graded: Submission, discussion: Discussion, student: Any, teacher: Any
+    client: Any, graded: Submission, discussion: Discussion, student: Any, teacher: Any
 ) -> None:
     assignment = f"/admin/classroom/assignment/{discussion.assignment_id}"
     own = f"/admin/discussions/discussion/{discussion.pk}"
@@ -47,23 +40,24 @@ def test_it_sends_a_discussions_assignment_pages_to_the_discussions_own(
         # The submission's student: the discussion's work page is by student, not by submission.
         f"{assignment}/work/{graded.pk}/": f"{own}/work/{student.pk}/",
     }
-    client = _client(teacher)
+    client.force_login(teacher)
     for url, target in expected.items():
         response = client.get(url)
         assert (response.status_code, response["Location"]) == (302, target), url
 
 
 def test_it_finds_no_work_of_a_submission_of_another_assignment(
-    graded: Submission, discussion: Discussion, teacher: Any
+    client: Any, graded: Submission, discussion: Discussion, teacher: Any
 ) -> None:
+    client.force_login(teacher)
     url = f"/admin/classroom/assignment/{discussion.assignment_id}/work/{graded.pk + 1}/"
-    assert _client(teacher).get(url).status_code == 404
+    assert client.get(url).status_code == 404
 
 
 def test_it_gives_the_grid_and_the_work_page_the_whole_width(
-    graded: Submission, discussion: Discussion, student: Any, teacher: Any
+    client: Any, graded: Submission, discussion: Discussion, student: Any, teacher: Any
 ) -> None:
-    client = _client(teacher)
+    client.force_login(teacher)
     own = f"/admin/discussions/discussion/{discussion.pk}"
     change = client.get(f"{own}/change/").content.decode()
     assert MODEL_MENU in change  # the admin's other pages keep their model menu
@@ -74,9 +68,10 @@ def test_it_gives_the_grid_and_the_work_page_the_whole_width(
 
 
 def test_it_names_the_csv_after_the_discussion(
-    graded: Submission, discussion: Discussion, teacher: Any
+    client: Any, graded: Submission, discussion: Discussion, teacher: Any
 ) -> None:
-    response = _client(teacher).get(f"/admin/discussions/discussion/{discussion.pk}/grid.csv")
+    client.force_login(teacher)
+    response = client.get(f"/admin/discussions/discussion/{discussion.pk}/grid.csv")
     assert response["Content-Disposition"] == (
         f'attachment; filename="grid-discussion-{discussion.pk}.csv"'
     )
