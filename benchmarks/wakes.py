@@ -1,7 +1,7 @@
 """How often a process's threads wake, and what a wake costs on this machine (Linux /proc).
 
 A paced coach turn costs this machine's server far more CPU than the same turn back
-to back (docs/coach.md, "Thirteenth round"): between turns every thread sleeps, and a
+to back (docs/coach.md, "Speed"): between turns every thread sleeps, and a
 thread that wakes after a pause runs its first microseconds on cold caches, which on a
 virtual machine can cost more than the work it wakes for. The bench reports both
 numbers so that a reader can tell a slower turn from a machine whose wakes cost more.

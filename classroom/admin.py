@@ -27,6 +27,7 @@ from classroom.analytics_data import assignment_summary, classroom_summary
 from classroom.analytics_page import figures
 from classroom.criteria import CRITERIA, parse_required
 from classroom.forms import AddStudentsForm
+from classroom.grid_admin import ProgressGridAdmin
 from classroom.models import (
     Assignment,
     AssignmentExtension,
@@ -284,7 +285,7 @@ class LanguageFilter(admin.SimpleListFilter):
 
 
 @admin.register(Assignment)
-class AssignmentAdmin(ClassScopedAdmin, admin.ModelAdmin):
+class AssignmentAdmin(ProgressGridAdmin, ClassScopedAdmin, admin.ModelAdmin):
     form = AssignmentForm
     list_display = ("title", "classroom", "kind", "due_at", "coach_policy", "turn_quota")
     list_display += ("grid_link",)
@@ -294,6 +295,10 @@ class AssignmentAdmin(ClassScopedAdmin, admin.ModelAdmin):
     search_fields = ("title", "prompt", "classroom__name")
     inlines = (ExtensionInline,)
     scoped_related = ("classroom",)
+    grid_template = "admin/classroom/grid.html"
+    work_template = "admin/classroom/work.html"
+    work_item = "submission_id"
+    wide_work_page = False
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
         # A new assignment is in the teacher's language, for their class if they have one.
@@ -352,33 +357,15 @@ class AssignmentAdmin(ClassScopedAdmin, admin.ModelAdmin):
         )
 
     def get_urls(self) -> list[Any]:
-        view = self.admin_site.admin_view
+        # The grid, its CSV and a student's work: ProgressGridAdmin.
         return [
             path(
-                "<int:assignment_id>/grid/",
-                view(self.grid_view),
-                name="classroom_assignment_grid",
-            ),
-            path(
-                "<int:assignment_id>/grid.csv",
-                view(self.grid_csv_view),
-                name="classroom_assignment_grid_csv",
-            ),
-            path(
                 "<int:assignment_id>/analytics/",
-                view(self.analytics_view),
+                self.admin_site.admin_view(self.analytics_view),
                 name="classroom_assignment_analytics",
-            ),
-            path(
-                "<int:assignment_id>/work/<int:submission_id>/",
-                view(self.work_view),
-                name="classroom_assignment_work",
             ),
             *super().get_urls(),
         ]
-
-    def _assignment(self, request: HttpRequest, assignment_id: int) -> Assignment:
-        return get_object_or_404(self.get_queryset(request), pk=assignment_id)
 
     def _rows(self, request: HttpRequest, assignment: Assignment) -> tuple[list, dict[str, Any]]:
         stuck = parse_int(request.GET.get("stuck", ""))
@@ -393,8 +380,8 @@ class AssignmentAdmin(ClassScopedAdmin, admin.ModelAdmin):
         )
         return rows, {"stuck": stuck, "overdue": overdue, "reliance": reliance, "sort": sort}
 
-    def _discussion_redirect(
-        self, assignment: Assignment, view: str, *args: Any
+    def grid_elsewhere(
+        self, request: HttpRequest, assignment: Assignment, view: str, item_id: int | None = None
     ) -> HttpResponse | None:
         """A discussion's grid, CSV and work view are the discussion's own (discussions.admin)."""
         if not _is_discussion(assignment):
@@ -402,43 +389,32 @@ class AssignmentAdmin(ClassScopedAdmin, admin.ModelAdmin):
         discussion = getattr(assignment, "discussion", None)
         if discussion is None:
             raise Http404
-        return redirect(f"admin:discussions_discussion_{view}", discussion.pk, *args)
+        if view != "work":
+            return redirect(f"admin:discussions_discussion_{view}", discussion.pk)
+        submission = self._submission(assignment, item_id)
+        return redirect("admin:discussions_discussion_work", discussion.pk, submission.student_id)
 
-    def grid_view(self, request: HttpRequest, assignment_id: int) -> HttpResponse:
-        assignment = self._assignment(request, assignment_id)
-        if (elsewhere := self._discussion_redirect(assignment, "grid")) is not None:
-            return elsewhere
+    def grid_page(self, request: HttpRequest, assignment: Assignment) -> dict[str, Any]:
         rows, chosen = self._rows(request, assignment)
-        context = {
-            **self.admin_site.each_context(request),
+        return {
             "title": _("Progress: %(title)s") % {"title": assignment.title},
             "assignment": assignment,
             "rows": rows,
             "steps": [(s.id, label_for(s.id, page_language())) for s in STEPS],
             "chosen": chosen,
+            "sort": chosen["sort"],
             "sorts": [
                 ("student", _("student")),
                 ("progress", _("most done")),
                 ("stuck", _("most turns on the current step")),
                 ("reliance", _("most coach reliance")),
             ],
-            "opts": self.model._meta,
             "now": timezone.now(),
-            # The grid needs the page's whole width (the admin's model menu is one click away).
-            "is_nav_sidebar_enabled": False,
         }
-        return TemplateResponse(request, "admin/classroom/grid.html", context)
 
-    def grid_csv_view(self, request: HttpRequest, assignment_id: int) -> HttpResponse:
-        assignment = self._assignment(request, assignment_id)
-        if (elsewhere := self._discussion_redirect(assignment, "grid_csv")) is not None:
-            return elsewhere
+    def write_grid_csv(self, request: HttpRequest, assignment: Assignment, out: Any) -> None:
         rows, _chosen = self._rows(request, assignment)
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = (
-            f'attachment; filename="grid-assignment-{assignment.pk}.csv"'
-        )
-        writer = safe_writer(response)
+        writer = safe_writer(out)
         writer.writerow(
             ["student", "current_step", "complete", "turns", "turns_on_step", "overdue"]
             + ["coach_reliance"]
@@ -461,11 +437,10 @@ class AssignmentAdmin(ClassScopedAdmin, admin.ModelAdmin):
                     *([item.state for item in row.asked] or [""] * asked_columns),
                 ]
             )
-        return response
 
     def analytics_view(self, request: HttpRequest, assignment_id: int) -> HttpResponse:
-        assignment = self._assignment(request, assignment_id)
-        if (elsewhere := self._discussion_redirect(assignment, "grid")) is not None:
+        assignment = self.grid_object(request, assignment_id)
+        if (elsewhere := self.grid_elsewhere(request, assignment, "grid")) is not None:
             return elsewhere
         return _analytics_response(
             request,
@@ -477,25 +452,23 @@ class AssignmentAdmin(ClassScopedAdmin, admin.ModelAdmin):
             summary=assignment_summary(assignment),
         )
 
-    def work_view(self, request: HttpRequest, assignment_id: int, submission_id: int) -> Any:
-        assignment = self._assignment(request, assignment_id)
-        submission = get_object_or_404(
+    @staticmethod
+    def _submission(assignment: Assignment, submission_id: int | None) -> Submission:
+        return get_object_or_404(
             Submission.objects.select_related("argument", "student"),
             pk=submission_id,
             assignment=assignment,
         )
-        if (
-            elsewhere := self._discussion_redirect(assignment, "work", submission.student_id)
-        ) is not None:
-            return elsewhere
-        context = {
-            **self.admin_site.each_context(request),
+
+    def work_page(
+        self, request: HttpRequest, assignment: Assignment, submission_id: int
+    ) -> dict[str, Any]:
+        submission = self._submission(assignment, submission_id)
+        return {
             **work_context(submission),
             "title": str(submission),
             "assignment": assignment,
-            "opts": self.model._meta,
         }
-        return TemplateResponse(request, "admin/classroom/work.html", context)
 
 
 DISCUSSION_MIRRORED = ("classroom", "title", "prompt", "due_at")

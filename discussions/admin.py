@@ -13,15 +13,14 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.http import Http404, HttpRequest
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from casefiles.models import CaseFile
 from classroom.admin_scoping import ClassScopedAdmin, students_of_the_page_object
+from classroom.grid_admin import ProgressGridAdmin
 from classroom.models import Membership
 from discussions.admin_pages import grid_context, grid_csv, work_context
 from discussions.grading import sync_assignment
@@ -80,13 +79,16 @@ class TeamPlaceInline(admin.TabularInline):
 
 
 @admin.register(Discussion)
-class DiscussionAdmin(ClassScopedAdmin, admin.ModelAdmin):
+class DiscussionAdmin(ProgressGridAdmin, ClassScopedAdmin, admin.ModelAdmin):
     form = DiscussionForm
     list_display = ("title", "classroom", "due_at", "graded", "anonymous", "locked", "page_link")
     list_filter = (("classroom", admin.RelatedOnlyFieldListFilter), "anonymous", "locked")
     search_fields = ("title", "thesis", "classroom__name")
     scoped_related = ("classroom", "assignment")
     inlines = (TeamPlaceInline,)
+    grid_template = "admin/discussions/grid.html"
+    work_template = "admin/discussions/work.html"
+    work_item = "student_id"
 
     readonly_fields = ("links",)
 
@@ -144,57 +146,17 @@ class DiscussionAdmin(ClassScopedAdmin, admin.ModelAdmin):
             _("progress grid"),
         )
 
-    def get_urls(self) -> list[Any]:
-        view = self.admin_site.admin_view
-        return [
-            path(
-                "<int:discussion_id>/grid/",
-                view(self.grid_view),
-                name="discussions_discussion_grid",
-            ),
-            path(
-                "<int:discussion_id>/grid.csv",
-                view(self.grid_csv_view),
-                name="discussions_discussion_grid_csv",
-            ),
-            path(
-                "<int:discussion_id>/work/<int:student_id>/",
-                view(self.work_view),
-                name="discussions_discussion_work",
-            ),
-            *super().get_urls(),
-        ]
+    # The grid, its CSV and a student's work: ProgressGridAdmin.
 
-    def _discussion(self, request: HttpRequest, discussion_id: int) -> Discussion:
-        return get_object_or_404(self.get_queryset(request), pk=discussion_id)
+    def grid_page(self, request: HttpRequest, discussion: Discussion) -> dict[str, Any]:
+        return grid_context(discussion=discussion, sort=request.GET.get("sort", "student"))
 
-    def _page(self, request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
-        context = {
-            **self.admin_site.each_context(request),
-            **context,
-            "opts": self.model._meta,
-            "is_nav_sidebar_enabled": False,
-        }
-        return TemplateResponse(request, template, context)
+    def write_grid_csv(self, request: HttpRequest, discussion: Discussion, out: Any) -> None:
+        grid_csv(discussion=discussion, out=out)
 
-    def grid_view(self, request: HttpRequest, discussion_id: int) -> HttpResponse:
-        discussion = self._discussion(request, discussion_id)
-        sort = request.GET.get("sort", "student")
-        return self._page(
-            request, "admin/discussions/grid.html", grid_context(discussion=discussion, sort=sort)
-        )
-
-    def grid_csv_view(self, request: HttpRequest, discussion_id: int) -> HttpResponse:
-        discussion = self._discussion(request, discussion_id)
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = (
-            f'attachment; filename="grid-discussion-{discussion.pk}.csv"'
-        )
-        grid_csv(discussion=discussion, out=response)
-        return response
-
-    def work_view(self, request: HttpRequest, discussion_id: int, student_id: int) -> HttpResponse:
-        discussion = self._discussion(request, discussion_id)
+    def work_page(
+        self, request: HttpRequest, discussion: Discussion, student_id: int
+    ) -> dict[str, Any]:
         # A related id past the database's integer is no student (SQLite would overflow).
         if parse_int(str(student_id)) is None:
             raise Http404
@@ -203,11 +165,7 @@ class DiscussionAdmin(ClassScopedAdmin, admin.ModelAdmin):
         ).select_related("student")
         if (found := membership.first()) is None:
             raise Http404
-        return self._page(
-            request,
-            "admin/discussions/work.html",
-            work_context(discussion=discussion, student=found.student),
-        )
+        return work_context(discussion=discussion, student=found.student)
 
 
 class PostForm(forms.ModelForm):

@@ -2,7 +2,7 @@
 
 Nothing fails without them (uvicorn falls back to asyncio and h11), so this is
 the test that notices when a change of requirements drops them: the coach's
-CPU per turn would grow again by 6-9 % (docs/coach.md, "Fourth round").
+CPU per turn would grow again by 6-9 % (docs/coach.md, "Speed").
 """
 
 from __future__ import annotations
