@@ -262,7 +262,7 @@ def start_server(env: dict[str, str], port: int, *, processes: int = 1) -> subpr
     )
 
 
-async def wait_until_up(port: int, *, timeout: float = 20.0) -> None:
+async def wait_until_up(port: int, *, timeout: float = 90.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         session = Session("127.0.0.1", port)

@@ -29,18 +29,18 @@ def _signed_in(student: Any) -> Client:
     return client
 
 
-def test_it_reads_a_class_draft_in_two_statements(
+def test_it_reads_a_class_draft_in_three_statements(
     student: Any, django_user_model: Any, statements: list[str]
 ) -> None:
     work = _class_work(student, django_user_model)
     client = _signed_in(student)
-    client.get(f"/api/arguments/{work.pk}")  # the session's first request reads its user apart
+    client.get(f"/api/arguments/{work.pk}")
     statements.clear()
     response = client.get(f"/api/arguments/{work.pk}")
     assert response.status_code == 200
-    # The session with its user (accounts.sessions), then the argument with its assignment,
-    # the student's extension and the quota's count. It was three: the rules read apart.
-    assert len(statements) == 2, "\n".join(statements)
+    # The session, its user, then the argument with its assignment, the student's extension
+    # and the quota's count (a budget: the rules read apart would make it four).
+    assert len(statements) <= 3, "\n".join(statements)
 
 
 def test_it_still_hides_a_proposal_the_class_no_longer_allows(
