@@ -23,6 +23,13 @@ the capacity in turns per second; latency there is queueing by Little's law
 (students / throughput), so 20 students would need over 1300 turns/s to see
 15 ms there.
 
+Then the figure a student feels ("felt"): the same students, the fake model now
+taking MODEL_MS (1 s) before it answers, paced turns, on a server started afresh
+for it. Reported: the turn's wall time as the client sees it (request sent ->
+last byte) against the model's time, with the goals p50 <= model + 20 ms and
+p95 <= model + 50 ms; the server's CPU per turn; the load average at the
+phase's start and end. ``--model-ms 0`` skips it.
+
 Targets: p50 under 15 ms and p95 under 50 ms on a 2-core machine. The goals
 asked of a cheap turn since are printed beside them, met or missed: server CPU
 per turn at most 6 ms, paced own time p50 under 10 ms, and back-to-back client
@@ -78,6 +85,11 @@ TARGET_P95_MS = 50.0
 GOAL_CPU_MS = 6.0
 GOAL_PACED_P50_MS = 10.0
 GOAL_BACK_TO_BACK_P95_MS = 150.0
+# The felt phase: the model answers after MODEL_MS; a turn's wall time may exceed it by
+# at most these (a student cannot tell a few tens of milliseconds from the model's own).
+MODEL_MS = 1000.0
+GOAL_FELT_P50_OVER_MS = 20.0
+GOAL_FELT_P95_OVER_MS = 50.0
 PASSWORD = "bench-student-pass-1"
 MESSAGES = [
     "I think cities should limit cars in their centres.",
@@ -135,11 +147,11 @@ def bench_env(*, tmp: Path, fake_url: str) -> dict[str, str]:
 
 
 def start_fake_anthropic(
-    tmp: Path, *, responder: str = "benchmarks.coach_responder:respond"
+    tmp: Path, *, responder: str = "benchmarks.coach_responder:respond", latency_ms: float = 0
 ) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "tests.fakes.anthropic_server", "--port", "0", "--latency-ms", "0"]
-        + ["--responder", responder],
+        [sys.executable, "-m", "tests.fakes.anthropic_server", "--port", "0"]
+        + ["--latency-ms", str(latency_ms), "--responder", responder],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
@@ -250,7 +262,7 @@ def start_server(env: dict[str, str], port: int, *, processes: int = 1) -> subpr
     )
 
 
-async def wait_until_up(port: int, *, timeout: float = 20.0) -> None:
+async def wait_until_up(port: int, *, timeout: float = 90.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         session = Session("127.0.0.1", port)
@@ -419,6 +431,19 @@ async def run_students(
     )
     await asyncio.gather(*(student.session.close() for student in students))
     return {"paced": paced, "back-to-back": saturated}
+
+
+async def run_felt(
+    students: list[Student], port: int, *, server_pid: int, turns: int, think_s: float
+) -> tuple[PhaseRun, tuple[float, float]]:
+    """The felt phase: sign in afresh, one untimed turn each, then `turns` paced turns.
+    Also the one-minute load average at the phase's start and end."""
+    await sign_in_and_warm_up(students, port)
+    load_before = os.getloadavg()[0]
+    run = await run_phase(students, turns, think_s=think_s, seed=5, server_pid=server_pid)
+    load_after = os.getloadavg()[0]
+    await asyncio.gather(*(student.session.close() for student in students))
+    return run, (load_before, load_after)
 
 
 # --- the report ---------------------------------------------------------------
@@ -597,6 +622,43 @@ def report(
     return passed
 
 
+def report_felt(
+    fig: Figures, *, model_ms: float, students: int, think_s: float, load: tuple[float, float]
+) -> bool:
+    """The felt phase's lines; True when both goals are met."""
+    print(
+        f"felt: {students} students, the model answering after {model_ms:.0f} ms, paced "
+        f"({think_s:.1f} s +-50% between turns), load average {load[0]:.1f} at the start, "
+        f"{load[1]:.1f} at the end"
+    )
+    print(f"  {fig.ok} turns ok, {fig.failed} failed")
+    if fig.errors:
+        print(f"    errors: {', '.join(fig.errors)}")
+    if fig.server_cpu_s is not None and fig.ok:
+        print(f"  server CPU per turn (all threads): {fig.server_cpu_s * 1000 / fig.ok:.1f} ms")
+    for name, values in (
+        ("turn's wall time (client)", fig.client_ms),
+        ("server total (incl. model)", fig.whole_ms),
+        ("model time (recorded)", fig.model_ms),
+    ):
+        if values:
+            p50, p95 = percentile(values, 50), percentile(values, 95)
+            print(f"    {name:28} p50 {p50:7.1f} ms   p95 {p95:7.1f} ms")
+    if not fig.client_ms:
+        print("  no measured turns: MISS")
+        return False
+    met = True
+    for pct, over in ((50, GOAL_FELT_P50_OVER_MS), (95, GOAL_FELT_P95_OVER_MS)):
+        got = percentile(fig.client_ms, pct)
+        ok = got <= model_ms + over
+        met = met and ok
+        print(
+            f"  goal: turn's wall time p{pct} <= model {model_ms:.0f} + {over:.0f} ms "
+            f"(got {got:.1f}, +{got - model_ms:.1f}): {'met' if ok else 'MISSED'}"
+        )
+    return met
+
+
 def read_timings(path: Path) -> dict[str, float]:
     if not path.exists():
         return {}
@@ -629,6 +691,12 @@ def main(argv: list[str] | None = None) -> int:
         help="arguments of the students' own, in no assignment (the turn reads no class rules); "
         "BENCH_OUTSIDE_A_CLASS=1 through `python -m benchmarks`",
     )
+    parser.add_argument(
+        "--model-ms",
+        type=float,
+        default=MODEL_MS,
+        help="the felt phase's model time (0: no felt phase)",
+    )
     # Called as main() by `python -m benchmarks`: the runner's argv is not ours.
     args = parser.parse_args(argv if argv is not None else [])
 
@@ -639,7 +707,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     tmp = Path(tempfile.mkdtemp(prefix="bench-coach-"))
     prefix = f"bench-{uuid.uuid4().hex[:8]}-"
-    fake = server = None
+    fake = server = slow_fake = None
     env: dict[str, str] = {}
     try:
         fake, fake_url = start_fake_anthropic(tmp)
@@ -686,11 +754,42 @@ def main(argv: list[str] | None = None) -> int:
             wake_us=wake_us,
             reference_us=reference_us,
         )
+        if args.model_ms > 0:
+            # The same students and database; a model that takes its time, a fresh server.
+            slow_fake, slow_url = start_fake_anthropic(tmp, latency_ms=args.model_ms)
+            felt_env = dict(env, ANTHROPIC_BASE_URL=slow_url)
+            felt_env["BENCH_TIMINGS_PATH"] = str(tmp / "felt-timings.jsonl")
+            port = free_port()
+            server = start_server(felt_env, port, processes=args.web_processes)
+            asyncio.run(wait_until_up(port))
+            felt_run, load = asyncio.run(
+                run_felt(
+                    students,
+                    port,
+                    server_pid=server.pid,
+                    turns=args.paced_turns,
+                    think_s=args.think,
+                )
+            )
+            stop(server)
+            model_ms = json.loads(
+                manage(env, "shell", "--no-imports", "-c", MODEL_TIMES.format(prefix=prefix))
+            )
+            phases["felt"] = figures(
+                run=felt_run, timings=read_timings(tmp / "felt-timings.jsonl"), model_ms=model_ms
+            )
+            report_felt(
+                phases["felt"],
+                model_ms=args.model_ms,
+                students=args.students,
+                think_s=args.think,
+                load=load,
+            )
         # A missed speed target is reported, not failed (benchmarks/__init__.py);
         # a turn that did not end in a result is a wrong answer.
         return 1 if any(fig.failed for fig in phases.values()) else 0
     finally:
-        for process in (server, fake):
+        for process in (server, fake, slow_fake):
             if process is not None:
                 stop(process)
         if env.get("DATABASE_URL"):

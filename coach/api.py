@@ -272,8 +272,8 @@ def _open_turn(request: HttpRequest) -> HttpResponse | tuple[TurnState, str, str
 @require_POST
 def api_coach(request: HttpRequest) -> HttpResponse:
     # A sync view: the request's checks and `begin_turn` run in the request's thread
-    # with the middleware (config/request_threads.py); only the reply streams from the
-    # event loop, as the response's async iterator.
+    # with the sync middleware; only the reply streams from the event loop, as the
+    # response's async iterator.
     opened = _open_turn(request)
     if isinstance(opened, HttpResponse):
         return opened

@@ -28,7 +28,9 @@ load the draft and transcript, in one transaction (`begin_turn`, which the
 endpoint calls before it starts the stream), check the step, detect intent,
 ask the coach (the AI through llm/, or the offline coach when no API key is
 set), guard the reply, then save the coach's message, the turn record and
-any new proposal in one transaction. Every failure also leaves a CoachTurn
+any new proposal in one transaction (in the request's thread, on the connection
+`begin_turn` used; Django gives it back when the response is closed, once its
+last line is sent). Every failure also leaves a CoachTurn
 with its error code; none changes the draft. An empty message asks the coach
 to open the current step (the page does this after the student accepts a
 proposal).
@@ -54,7 +56,6 @@ from coach.prompts import TurnFacts, build_messages, system_prompt
 from coach.schemas import CoachAIResult
 from coach.steps import STEPS
 from coach.turn_store import Accounting, TurnState, record_failure, record_success
-from config.request_threads import then_close_response
 from llm import LLMError, StreamDone, TextDelta
 
 __all__ = ["DELTA_INTERVAL_S", "ERROR_CODES", "run_turn"]
@@ -258,7 +259,7 @@ async def _turn_lines(state: TurnState, message: str, step: str) -> AsyncIterato
 
     async def fail(code: str, detail: str, **extra: Any) -> dict[str, Any]:
         extra.setdefault("accounting", Accounting())
-        await sync_to_async(then_close_response(record_failure))(
+        await sync_to_async(record_failure)(
             argument_id=argument.pk,
             step=state.shown_step,
             user_message_id=user_message_id,
@@ -312,7 +313,7 @@ async def _turn_lines(state: TurnState, message: str, step: str) -> AsyncIterato
             )
             return
         final = guarded.result.to_json()
-        saved = await sync_to_async(then_close_response(record_success))(
+        saved = await sync_to_async(record_success)(
             argument_id=argument.pk,
             step=current,
             user_message_id=user_message_id,

@@ -19,7 +19,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.backends import PATH as SIGN_IN_BACKEND
 from coach.api import MAX_FIELD_CHARS, MAX_MESSAGE_CHARS
 from coach.forms import ArgumentForm, SignUpForm
 from coach.intents import classify
@@ -44,7 +43,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend=SIGN_IN_BACKEND)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         # Their own page: where to start an argument, and later their classes.
         return redirect("dashboard")
     return render(request, "registration/signup.html", {"form": form})

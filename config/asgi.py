@@ -2,22 +2,10 @@
 
 import os
 
-import django
+from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django.setup(set_prefix=False)  # what get_asgi_application() does before its handler
-
-from django.core.asgi import get_asgi_application  # noqa: E402
-
-from config.request_threads import POOLABLE, PooledThreadsASGIHandler, RequestThreads  # noqa: E402
-
-# Django's ASGIHandler, but each request's sync thread comes from a pool instead of
-# being started in the event loop (config/request_threads.py says why). 32 idle
-# threads cover the requests this process serves at once; past that more are made.
-if POOLABLE:
-    application = PooledThreadsASGIHandler(RequestThreads(keep=32))
-else:
-    application = get_asgi_application()
+application = get_asgi_application()  # Django's own handler (it sets Django up first)
 
 from django.conf import settings  # noqa: E402  (settings need the app set up first)
 
@@ -36,7 +24,7 @@ for dotted_path in settings.ASGI_WRAPPERS:
     application = import_string(dotted_path)(application)
 
 # Outermost of all: /healthz is answered in the event loop, before any of the above
-# (config/health.py says why: through Django it waited on a dozen thread hops).
+# (config/health.py says why: through Django it waits on the middleware's thread hops).
 from config.health import HealthzFirst  # noqa: E402
 
 application = HealthzFirst(application)

@@ -1,13 +1,14 @@
 """``GET /healthz`` answered in the event loop, before Django's handler (an ASGI wrapper).
 
 A liveness probe asks one thing: does this process still answer? Through
-Django's handler the answer also waited for the middleware chain, and under
-ASGI each of Django's own middlewares runs its ``process_request`` and
-``process_response`` in a worker thread (``MiddlewareMixin.__acall__`` wraps
-them in ``sync_to_async``): about twenty thread hops for a constant, each a
-wait for the GIL while twenty students' coach turns hold it. A load balancer
-then marks a busy but healthy process dead (the hostile-upload bench: p99 277 ms with hostile
-uploads, 100 ms without). Here the answer is two ``send`` calls in the loop
+Django's handler the answer also waits for the middleware chain, and under
+ASGI Django's middlewares run their ``process_request`` and
+``process_response`` in worker threads (``MiddlewareMixin.__acall__`` wraps
+them in ``sync_to_async``, and the chain below the first sync-only one runs in
+a thread of its own): several thread hops for a constant, each a wait for the
+GIL while twenty students' coach turns hold it. A load balancer then marks a
+busy but healthy process dead (the hostile-upload bench, when every
+middleware method hopped: p99 277 ms with hostile uploads, 100 ms without). Here the answer is two ``send`` calls in the loop
 thread, so its delay is the event loop's own: what a frozen loop would show.
 
 The Django view (``config.views.healthz``) stays for WSGI servers and the

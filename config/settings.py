@@ -161,12 +161,14 @@ AUTH_PASSWORD_VALIDATORS = [
 # django-axes first: it refuses a locked-out sign-in before the password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Django's ModelBackend with the per-request user read written once.
-    "accounts.backends.ModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
-# Django's database sessions, the row read with a statement written once (accounts/sessions.py).
-SESSION_ENGINE = "accounts.sessions"
+# Django's database sessions. Not `cached_db`: its load() writes the cache unguarded, so
+# a Redis outage would fail every signed-in request (the rate windows let requests through
+# then: limits/rates.py), and without Redis the cache is a per-process LocMemCache of 300
+# entries where sessions would push out rate windows. A session costs one read by key.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # Sign-in lands a student on their own page (their arguments, trials, debates) and
 # staff on their classes (home.views.signed_in).
 LOGIN_REDIRECT_URL = "signed_in"

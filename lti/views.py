@@ -27,7 +27,6 @@ from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoOIDCLogin
 from pylti1p3.exception import LtiException, OIDCException
 from requests import RequestException
 
-from accounts.backends import PATH as SIGN_IN_BACKEND
 from classroom.models import Assignment, AssignmentKind
 from classroom.services import start_submission
 from lti import framing, services
@@ -226,7 +225,7 @@ class LaunchView(LtiLaunchBaseView):
     def handle_resource_launch(self, request, lti_launch) -> HttpResponse:
         roles = [str(r) for r in (lti_launch.roles_claim or [])]
         user = services.account_for_launch(lti_user=lti_launch.user, roles=roles)
-        login(request, user, backend=SIGN_IN_BACKEND)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         request.session[framing.SESSION_KEY] = _platform_origins(lti_launch)
         return redirect(_after_launch_url(request, lti_launch, user))
 

@@ -44,8 +44,7 @@ class LiveServer:
 def live_asgi(transactional_db, settings) -> Iterator[LiveServer]:
     import uvicorn
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-
-    from config.request_threads import PooledThreadsASGIHandler, RequestThreads
+    from django.core.asgi import get_asgi_application
 
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost", "testserver"]
     # The test server speaks plain http: secure-only cookies would never come back.
@@ -56,8 +55,8 @@ def live_asgi(transactional_db, settings) -> Iterator[LiveServer]:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    # The site's handler (config/asgi.py), built here so it reads the test settings.
-    app = ASGIStaticFilesHandler(PooledThreadsASGIHandler(RequestThreads(keep=8)))
+    # Django's handler, as config/asgi.py builds it, built here so it reads the test settings.
+    app = ASGIStaticFilesHandler(get_asgi_application())
     config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
