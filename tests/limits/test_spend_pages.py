@@ -56,8 +56,7 @@ def test_it_shows_each_students_spend_in_the_admin_user_list(
 def test_it_reads_the_spend_of_a_whole_page_at_once(instructor, django_user_model, quota) -> None:
     ana = django_user_model.objects.create_user("ana")
     _spend(ana, coach="1")
-    # A session's first request reads the session and its user apart, later ones together
-    # (accounts.sessions): both counted requests are later ones.
+    # A warm-up request first, so both counted requests read the same things.
     instructor.get("/admin/auth/user/")
     with CaptureQueriesContext(connection) as one_student:
         instructor.get("/admin/auth/user/")
