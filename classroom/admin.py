@@ -17,9 +17,8 @@ from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import path
 from django.utils import timezone
-from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from classroom.admin_scoping import ClassScopedAdmin, NotYoursIs404, students_of_the_page_object
@@ -27,7 +26,7 @@ from classroom.analytics_data import assignment_summary, classroom_summary
 from classroom.analytics_page import figures
 from classroom.criteria import CRITERIA, parse_required
 from classroom.forms import AddStudentsForm
-from classroom.grid_admin import ProgressGridAdmin
+from classroom.grid_admin import ProgressGridAdmin, admin_links
 from classroom.models import (
     Assignment,
     AssignmentExtension,
@@ -131,20 +130,20 @@ class ClassroomAdmin(NotYoursIs404, admin.ModelAdmin):
     def add_students_link(self, classroom: Classroom) -> str:
         if classroom.pk is None:
             return "—"
-        return format_html(
-            '<a href="{}">{}</a>',
-            reverse("admin:classroom_classroom_add_students", args=[classroom.pk]),
-            _("Add students by username or e-mail (one per line, or a CSV column)"),
+        return admin_links(
+            (
+                "admin:classroom_classroom_add_students",
+                (classroom.pk,),
+                _("Add students by username or e-mail (one per line, or a CSV column)"),
+            )
         )
 
     @admin.display(description=_("analytics"))
     def analytics_link(self, classroom: Classroom) -> str:
         if classroom.pk is None:
             return "—"
-        return format_html(
-            '<a href="{}">{}</a>',
-            reverse("admin:classroom_classroom_analytics", args=[classroom.pk]),
-            _("class analytics"),
+        return admin_links(
+            ("admin:classroom_classroom_analytics", (classroom.pk,), _("class analytics"))
         )
 
     def get_urls(self) -> list[Any]:
@@ -334,27 +333,21 @@ class AssignmentAdmin(ProgressGridAdmin, ClassScopedAdmin, admin.ModelAdmin):
         discussion = getattr(assignment, "discussion", None)
         if discussion is None:
             return "—"
-        return format_html(
-            '<a href="{}">{}</a>',
-            reverse("admin:discussions_discussion_change", args=[discussion.pk]),
-            _("edit the discussion (its title, thesis and closing time are this assignment's)"),
+        return admin_links(
+            (
+                "admin:discussions_discussion_change",
+                (discussion.pk,),
+                _("edit the discussion (its title, thesis and closing time are this assignment's)"),
+            )
         )
 
     @admin.display(description=_("progress"))
     def grid_link(self, assignment: Assignment) -> str:
+        grid = ("admin:classroom_assignment_grid", (assignment.pk,), _("progress grid"))
         if _is_discussion(assignment):
-            return format_html(
-                '<a href="{}">{}</a>',
-                reverse("admin:classroom_assignment_grid", args=[assignment.pk]),
-                _("progress grid"),
-            )
-        return format_html(
-            '<a href="{}">{}</a> · <a href="{}">{}</a>',
-            reverse("admin:classroom_assignment_grid", args=[assignment.pk]),
-            _("progress grid"),
-            reverse("admin:classroom_assignment_analytics", args=[assignment.pk]),
-            _("analytics"),
-        )
+            return admin_links(grid)
+        analytics = ("admin:classroom_assignment_analytics", (assignment.pk,), _("analytics"))
+        return admin_links(grid, analytics)
 
     def get_urls(self) -> list[Any]:
         # The grid, its CSV and a student's work: ProgressGridAdmin.
@@ -515,10 +508,10 @@ class SubmissionAdmin(ClassScopedAdmin, ViewOnlyMixin, admin.ModelAdmin):
 
     @admin.display(description=_("argument"))
     def work_link(self, submission: Submission) -> str:
-        return format_html(
-            '<a href="{}">{}</a>',
-            reverse(
-                "admin:classroom_assignment_work", args=[submission.assignment_id, submission.pk]
-            ),
-            _("read as the student sees it"),
+        return admin_links(
+            (
+                "admin:classroom_assignment_work",
+                (submission.assignment_id, submission.pk),
+                _("read as the student sees it"),
+            )
         )

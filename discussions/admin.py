@@ -14,13 +14,11 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.http import Http404, HttpRequest
-from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from casefiles.models import CaseFile
 from classroom.admin_scoping import ClassScopedAdmin, students_of_the_page_object
-from classroom.grid_admin import ProgressGridAdmin
+from classroom.grid_admin import ProgressGridAdmin, admin_links
 from classroom.models import Membership
 from discussions.admin_pages import grid_context, grid_csv, work_context
 from discussions.grading import sync_assignment
@@ -127,23 +125,23 @@ class DiscussionAdmin(ProgressGridAdmin, ClassScopedAdmin, admin.ModelAdmin):
         """On the change form: the page, the grid and, once graded, the assignment."""
         if discussion.pk is None:
             return "—"
-        if discussion.assignment_id is None:
-            return self.page_link(discussion)
-        return format_html(
-            '{} · <a href="{}">{}</a>',
-            self.page_link(discussion),
-            reverse("admin:feedback_assignment_feedback", args=[discussion.assignment_id]),
+        feedback = (
+            "admin:feedback_assignment_feedback",
+            (discussion.assignment_id,),
             _("Feedback, scores and release"),
         )
+        graded = () if discussion.assignment_id is None else (feedback,)
+        return admin_links(*self._page_links(discussion), *graded)
 
     @admin.display(description=_("page"))
     def page_link(self, discussion: Discussion) -> str:
-        return format_html(
-            '<a href="{}">{}</a> · <a href="{}">{}</a>',
-            reverse("discussions:detail", args=[discussion.pk]),
-            _("open the discussion"),
-            reverse("admin:discussions_discussion_grid", args=[discussion.pk]),
-            _("progress grid"),
+        return admin_links(*self._page_links(discussion))
+
+    @staticmethod
+    def _page_links(discussion: Discussion) -> tuple[tuple[str, tuple[Any, ...], str], ...]:
+        return (
+            ("discussions:detail", (discussion.pk,), _("open the discussion")),
+            ("admin:discussions_discussion_grid", (discussion.pk,), _("progress grid")),
         )
 
     # The grid, its CSV and a student's work: ProgressGridAdmin.
