@@ -717,7 +717,13 @@ def content_lemmas(text: str, language: str = "en") -> set[str]:
 
 
 def _near_copy(answer: str, text: str) -> bool:
-    return bool(text.strip()) and fuzz.token_set_ratio(fold(answer), fold(text)) >= COPY_SIMILARITY
+    """Nearly the same words as ``text``, in any order: an answer that quotes the
+    question and then goes on is not a copy (its own words are judged next)."""
+    if not text.strip():
+        return False
+    answer, text = fold(answer), fold(text)
+    longer = len(_words(answer)) > 1.3 * len(_words(text)) + 2
+    return not longer and fuzz.token_set_ratio(answer, text) >= COPY_SIMILARITY
 
 
 def judge(

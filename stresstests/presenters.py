@@ -81,7 +81,7 @@ def STATUS_WORDS() -> dict[str, tuple[str, str]]:  # noqa: N802
         ),
         ClaimStatus.DEFEATED: (
             _("Your claim is defeated as it stands"),
-            _("OUT in every preferred extension"),
+            _("in no preferred extension"),
         ),
     }
 

@@ -170,3 +170,14 @@ def test_it_rewords_its_sentences_in_the_readers_language(code) -> None:
     assert cq_answers.reword(english, "es") == spanish
     assert cq_answers.reword(spanish, "en") == english
     assert cq_answers.reword("A persona's own sentence.", "es") is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([i for i in DATA["answers"] if i["label"] == "good"]))
+def test_it_accepts_a_good_answer_that_first_quotes_its_question(item) -> None:
+    argument = DATA["arguments"][item["argument"]]
+    _objection, question = _question(argument, item["question"])
+    if verdict(item) is not None:
+        return  # one the rules already miss: nothing to compare
+    quoted = f"{question.question[argument['language']]} {item['answer']}"
+    assert verdict({**item, "answer": quoted}) is None
