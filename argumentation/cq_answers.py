@@ -702,12 +702,15 @@ def _words(text: str) -> list[str]:
 
 
 def content_lemmas(text: str, language: str = "en") -> set[str]:
-    """The lemmas of ``text``'s content words: function words and the words of
-    agreeing and arguing left out, accents folded."""
+    """The lemmas of ``text``'s content words and its figures: function words and
+    the words of agreeing and arguing left out, accents folded."""
     language = _lang(language)
     found = set()
     for word in _words(text):
         folded = fold(word)
+        if folded[:1].isdigit():
+            found.add(folded)  # a figure is a fact of its own ("3 euros")
+            continue
         if folded in _STOP or folded in _FILLER or len(folded) < 2:
             continue
         lemma = _lemma(word.lower(), language)

@@ -196,7 +196,7 @@ CAUSE = Scheme(
             "Something else may have caused the change: two things happening together do "
             "not show that one causes the other.",
             "Otra cosa puede haber causado el cambio: que dos cosas ocurran juntas no "
-            "demuestra que una cause la otra.",
+            "demuestra que una sea la causa de la otra.",
         ),
         _cq(
             "cause.here",
