@@ -4,8 +4,9 @@ A Toulmin warrant is an inference rule of some kind: "experts say so", "this
 causes that", "it worked elsewhere", "it will bring good things", "this is a
 sign of that". Each kind is an *argument scheme*, and each scheme comes with
 *critical questions*: the standard ways of challenging an argument of that kind.
-This module names a few common schemes, guesses which one a student's warrant uses (cue words, no
-model), and turns three of its critical questions into objections aimed at the
+This module names the common schemes, says which one a student's warrant uses
+(`argumentation.scheme_cues`: what the warrant says, no model), and turns three
+of its critical questions into objections aimed at the
 Toulmin element each question challenges, typed as ASPIC+ attacks
 (`argumentation.attack_types`): a question about the evidence undermines the
 grounds (or their backing), one about the rule undercuts the warrant, one about
@@ -15,15 +16,20 @@ Sources: D. Walton, C. Reed & F. Macagno (2008), *Argumentation Schemes*,
 Cambridge University Press (ch. 1 and the compendium, ch. 9); the questions are
 shortened and reworded for students.
 
+Each question also names what an answer to it must speak to (``asks``; the
+markers are `argumentation.cq_answers`'), and :func:`reword` gives one of this
+module's sentences, stored in either language, in the reader's.
+
 Pure: no Django, no network, no model. Used by the offline stress test
-(`stresstests/offline.py`).
+(`stresstests/offline.py`) and the class discussions.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+
+from argumentation.scheme_cues import detect_scheme
 
 __all__ = [
     "SCHEMES",
@@ -32,6 +38,9 @@ __all__ = [
     "Scheme",
     "identify_scheme",
     "objections",
+    "question_for",
+    "reword",
+    "scheme_named",
 ]
 
 # ASPIC+ attack type for each element a question may target.
@@ -59,6 +68,8 @@ class CriticalQuestion:
     question: Mapping[str, str]
     objection: Mapping[str, str]
     exception: bool = False
+    # What an answer to it must speak to (`argumentation.cq_answers` holds the markers).
+    asks: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,38 +95,51 @@ class Objection:
 
 def _cq(code, target, q_en, q_es, o_en, o_es, exception=False) -> CriticalQuestion:
     return CriticalQuestion(
-        code, target, {"en": q_en, "es": q_es}, {"en": o_en, "es": o_es}, exception
+        code, target, {"en": q_en, "es": q_es}, {"en": o_en, "es": o_es}, exception, _ASKS[code]
     )
+
+
+# What each question asks an answer to show (the kinds `argumentation.cq_answers` knows).
+_ASKS = {
+    "expert.expertise": "credentials",
+    "expert.consistency": "consensus",
+    "expert.exceptions": "applies_here",
+    "cause.evidence": "measurement",
+    "cause.other_cause": "alternative_causes",
+    "cause.here": "applies_here",
+    "consequences.likely": "likelihood",
+    "consequences.worth": "worth",
+    "consequences.side_effects": "side_effects",
+    "example.enough": "enough_cases",
+    "example.typical": "typical",
+    "example.counter": "counterexamples",
+    "analogy.facts": "measurement",
+    "analogy.similar": "similarity",
+    "analogy.difference": "difference",
+    "sign.present": "observed",
+    "sign.strength": "reliability",
+    "sign.other_cause": "alternative_causes",
+    "practical.achieves": "likelihood",
+    "practical.alternatives": "alternatives",
+    "practical.side_effects": "side_effects",
+    "popular.evidence": "measurement",
+    "popular.reason": "rule_support",
+    "popular.exception": "applies_here",
+    "classification.fits": "observed",
+    "classification.definition": "definition",
+    "classification.exception": "applies_here",
+    "rule.grounds": "measurement",
+    "rule.holds": "rule_support",
+    "rule.exception": "applies_here",
+}
 
 
 EXPERT = Scheme(
     "expert_opinion",
     {"en": "argument from expert opinion", "es": "argumento de autoridad experta"},
     {
-        "en": (
-            "expert",
-            "study",
-            "studies",
-            "research",
-            "scientist",
-            "according to",
-            "report",
-            "survey",
-            "evidence shows",
-            "who ",
-            "published",
-        ),
-        "es": (
-            "experto",
-            "estudio",
-            "investigación",
-            "científic",
-            "según",
-            "informe",
-            "encuesta",
-            "publicad",
-            "la oms",
-        ),
+        "en": ("experts say", "according to", "a study by scientists"),
+        "es": ("los expertos dicen", "según", "un estudio de científicos"),
     },
     (
         _cq(
@@ -152,34 +176,8 @@ CAUSE = Scheme(
     "cause_to_effect",
     {"en": "argument from cause to effect", "es": "argumento de causa a efecto"},
     {
-        "en": (
-            "cause",
-            "leads to",
-            "lead to",
-            "results in",
-            "reduce",
-            "lower",
-            "increase",
-            "raise",
-            "cut ",
-            "prevent",
-            "effect",
-            "makes ",
-            "because",
-        ),
-        "es": (
-            "causa",
-            "provoca",
-            "conduce",
-            "produce",
-            "reduc",
-            "baja",
-            "aument",
-            "evita",
-            "efecto",
-            "hace que",
-            "porque",
-        ),
+        "en": ("causes", "leads to", "if students sleep more, they learn better"),
+        "es": ("causa", "provoca", "si los alumnos duermen más, aprenden mejor"),
     },
     (
         _cq(
@@ -198,7 +196,7 @@ CAUSE = Scheme(
             "Something else may have caused the change: two things happening together do "
             "not show that one causes the other.",
             "Otra cosa puede haber causado el cambio: que dos cosas ocurran juntas no "
-            "demuestra que una cause la otra.",
+            "demuestra que una sea la causa de la otra.",
         ),
         _cq(
             "cause.here",
@@ -216,32 +214,8 @@ CONSEQUENCES = Scheme(
     "consequences",
     {"en": "argument from consequences", "es": "argumento por las consecuencias"},
     {
-        "en": (
-            "should",
-            "worth",
-            "benefit",
-            "better",
-            "good for",
-            "improve",
-            "safer",
-            "cheaper",
-            "healthier",
-            "cost",
-            "harm",
-        ),
-        "es": (
-            "debería",
-            "vale la pena",
-            "benefici",
-            "mejor",
-            "mejora",
-            "más segur",
-            "más barat",
-            "más san",
-            "coste",
-            "costo",
-            "daño",
-        ),
+        "en": ("the benefits outweigh the costs", "would be good for", "it is worth it"),
+        "es": ("los beneficios superan los costes", "sería bueno para", "vale la pena"),
     },
     (
         _cq(
@@ -279,32 +253,8 @@ EXAMPLE = Scheme(
     "example",
     {"en": "argument from example", "es": "argumento por el ejemplo"},
     {
-        "en": (
-            "for example",
-            "for instance",
-            "cities that",
-            "countries that",
-            "in other",
-            "elsewhere",
-            "several",
-            "many ",
-            "most ",
-            "such as",
-            "case of",
-        ),
-        "es": (
-            "por ejemplo",
-            "ciudades que",
-            "países que",
-            "en otr",
-            "varios",
-            "varias",
-            "muchos",
-            "muchas",
-            "la mayoría",
-            "como en",
-            "el caso de",
-        ),
+        "en": ("for example", "for instance", "cities that tried it"),
+        "es": ("por ejemplo", "el caso de", "las ciudades que lo probaron"),
     },
     (
         _cq(
@@ -339,24 +289,8 @@ ANALOGY = Scheme(
     "analogy",
     {"en": "argument from analogy", "es": "argumento por analogía"},
     {
-        "en": (
-            "like ",
-            "just as",
-            "similar",
-            "same as",
-            "the same way",
-            "analogous",
-            "compared to",
-        ),
-        "es": (
-            "igual que",
-            "del mismo modo",
-            "similar",
-            "parecid",
-            "análog",
-            "al igual",
-            "comparad",
-        ),
+        "en": ("just as", "in the same way", "is similar to"),
+        "es": ("igual que", "del mismo modo", "es parecido a"),
     },
     (
         _cq(
@@ -391,17 +325,8 @@ SIGN = Scheme(
     "sign",
     {"en": "argument from sign", "es": "argumento por signos"},
     {
-        "en": (
-            "sign of",
-            "signs of",
-            "a sign",
-            "indicates",
-            "indicator",
-            "symptom",
-            "points to",
-            "telltale",
-        ),
-        "es": ("señal de", "señales de", "signo de", "indica", "indicio", "síntoma", "apunta a"),
+        "en": ("is a sign of", "indicates", "is a symptom of"),
+        "es": ("es una señal de", "indica", "es un síntoma de"),
     },
     (
         _cq(
@@ -427,6 +352,117 @@ SIGN = Scheme(
             "¿Podría otra cosa explicar mejor la señal?",
             "Something other than your claim may explain the sign better.",
             "Algo distinto de tu afirmación puede explicar mejor la señal.",
+            exception=True,
+        ),
+    ),
+)
+
+PRACTICAL = Scheme(
+    "practical_reasoning",
+    {
+        "en": "argument from a goal (practical reasoning)",
+        "es": "argumento por un fin (razonamiento práctico)",
+    },
+    {
+        "en": ("the best way to", "in order to", "our goal is", "if we want"),
+        "es": ("la mejor manera de", "para lograr", "nuestro objetivo es", "si queremos"),
+    },
+    (
+        _cq(
+            "practical.achieves",
+            "grounds",
+            "Will the action really bring about the goal?",
+            "¿Logrará de verdad la acción el objetivo?",
+            "Your evidence does not show that this action will reach the goal.",
+            "Tus datos no muestran que esta acción vaya a lograr el objetivo.",
+        ),
+        _cq(
+            "practical.alternatives",
+            "warrant",
+            "Is there another way to reach the goal that is better or cheaper?",
+            "¿Hay otra manera de lograr el objetivo que sea mejor o más barata?",
+            "Another way may reach the same goal better, or at a lower cost.",
+            "Otra manera puede lograr el mismo objetivo mejor, o con menos coste.",
+        ),
+        _cq(
+            "practical.side_effects",
+            "claim",
+            "Would the action have bad effects, or clash with other goals?",
+            "¿Tendría la acción malos efectos, o chocaría con otros objetivos?",
+            "The action may have bad effects, or work against other goals that matter.",
+            "La acción puede tener malos efectos, o ir en contra de otros objetivos que importan.",
+            exception=True,
+        ),
+    ),
+)
+
+POPULAR = Scheme(
+    "popular_opinion",
+    {"en": "argument from popular opinion", "es": "argumento de la opinión popular"},
+    {
+        "en": ("most people think", "everyone agrees", "the majority believes"),
+        "es": ("la mayoría de la gente cree", "todo el mundo piensa", "la mayoría opina"),
+    },
+    (
+        _cq(
+            "popular.evidence",
+            "grounds",
+            "Do that many people really think so, and how do you know?",
+            "¿De verdad lo piensa tanta gente, y cómo lo sabes?",
+            "It may not be true that most people think so.",
+            "Puede no ser cierto que la mayoría lo piense.",
+        ),
+        _cq(
+            "popular.reason",
+            "warrant",
+            "Is there a reason to think that what most people believe is right here?",
+            "¿Hay alguna razón para creer que lo que piensa la mayoría es correcto aquí?",
+            "Many people believing something does not make it true.",
+            "Que mucha gente crea algo no lo hace verdad.",
+        ),
+        _cq(
+            "popular.exception",
+            "claim",
+            "Is your case one where popular opinion is likely to be wrong?",
+            "¿Es tu caso uno en que la opinión popular probablemente se equivoque?",
+            "In your case popular opinion may well be wrong.",
+            "En tu caso la opinión popular puede muy bien equivocarse.",
+            exception=True,
+        ),
+    ),
+)
+
+CLASSIFICATION = Scheme(
+    "verbal_classification",
+    {"en": "argument from classification", "es": "argumento por clasificación"},
+    {
+        "en": ("is a kind of", "by definition", "counts as", "is a form of"),
+        "es": ("es un tipo de", "por definición", "cuenta como", "es una forma de"),
+    },
+    (
+        _cq(
+            "classification.fits",
+            "grounds",
+            "Does the case really have the features your grounds say it has?",
+            "¿Tiene de verdad el caso los rasgos que dicen tus datos?",
+            "The case may not really have the features that would put it in that class.",
+            "El caso puede no tener de verdad los rasgos que lo pondrían en esa clase.",
+        ),
+        _cq(
+            "classification.definition",
+            "warrant",
+            "Is the definition or class in your warrant a fair one?",
+            "¿Es justa la definición o la clase de tu garantía?",
+            "The definition your warrant relies on may be too wide, or unfair.",
+            "La definición en que se apoya tu garantía puede ser demasiado amplia, o injusta.",
+        ),
+        _cq(
+            "classification.exception",
+            "claim",
+            "Is this a borderline case that the class does not really fit?",
+            "¿Es este un caso dudoso en que la clase no encaja del todo?",
+            "Your case may be a borderline one that the class does not fit.",
+            "Tu caso puede ser uno dudoso en que la clase no encaja.",
             exception=True,
         ),
     ),
@@ -468,30 +504,33 @@ RULE = Scheme(
 )
 
 # Most specific first: a tie in cue counts goes to the earlier scheme.
-SCHEMES: tuple[Scheme, ...] = (EXPERT, CAUSE, ANALOGY, EXAMPLE, CONSEQUENCES, SIGN, RULE)
+SCHEMES: tuple[Scheme, ...] = (
+    EXPERT,
+    CAUSE,
+    ANALOGY,
+    EXAMPLE,
+    CONSEQUENCES,
+    SIGN,
+    PRACTICAL,
+    POPULAR,
+    CLASSIFICATION,
+    RULE,
+)
 
-_WORDS = re.compile(r"\s+")
+_BY_CODE = {scheme.code: scheme for scheme in SCHEMES}
 
 
-def _cue_hits(scheme: Scheme, text: str, language: str) -> int:
-    text = " " + _WORDS.sub(" ", text.lower()) + " "
-    return sum(text.count(cue) for cue in scheme.cues.get(language, scheme.cues["en"]))
+def scheme_named(code: str) -> Scheme | None:
+    """The scheme with this code, or None."""
+    return _BY_CODE.get(code)
 
 
 def identify_scheme(elements: Mapping[str, str], *, language: str = "en") -> Scheme:
-    """The scheme the warrant most likely uses: cue words in the warrant count double,
-    those in the grounds and backings once; no cue at all gives the general rule."""
-    language = language if language in ("en", "es") else "en"
-
-    def score(scheme: Scheme) -> int:
-        weighted = (("warrant", 2), ("warrantBacking", 1), ("grounds", 1), ("groundsBacking", 1))
-        return sum(
-            weight * _cue_hits(scheme, elements.get(name) or "", language)
-            for name, weight in weighted
-        )
-
-    best = max(SCHEMES, key=lambda scheme: (score(scheme), -SCHEMES.index(scheme)))
-    return best if score(best) > 0 else RULE
+    """The scheme the warrant most likely uses, read from what it says
+    (`argumentation.scheme_cues`: both languages are read whatever ``language`` is,
+    since students mix them; the warrant decides, its backing and the grounds only
+    when it names no form at all; nothing at all gives the general rule)."""
+    return _BY_CODE[detect_scheme(elements)]
 
 
 def _fallback(target: str, elements: Mapping[str, str]) -> str:
@@ -508,11 +547,9 @@ def objections(elements: Mapping[str, str], *, language: str = "en") -> list[Obj
     question, in the scheme's order), worded in ``language`` ("en" or "es")."""
     language = language if language in ("en", "es") else "en"
     scheme = identify_scheme(elements, language=language)
-    name = scheme.name[language]
     found = []
     for question in scheme.questions:
         element = _fallback(question.target, elements)
-        label = "Pregunta crítica" if language == "es" else "Critical question"
         found.append(
             Objection(
                 scheme=scheme.code,
@@ -520,8 +557,45 @@ def objections(elements: Mapping[str, str], *, language: str = "en") -> list[Obj
                 element=element,
                 attack_type=_ATTACK_TYPE[element],
                 counter_proposition=question.objection[language],
-                rationale=f"{label} ({name}): {question.question[language]}",
+                rationale=_rationale(scheme, question, language),
                 exception=question.exception,
             )
         )
     return found
+
+
+def question_for(text: str) -> tuple[Scheme, CriticalQuestion] | None:
+    """The scheme and critical question whose objection (in either language) is
+    ``text``: how a stored objection is recognised again, whatever language it was
+    worded in."""
+    return _BY_OBJECTION.get(" ".join(text.split()))
+
+
+def reword(text: str, language: str) -> str | None:
+    """``text`` in ``language`` when it is one of this module's own sentences (a
+    critical question's objection, or its rationale as :func:`objections` words it)
+    in either language; None for any other text (a persona's or a student's words)."""
+    language = language if language in ("en", "es") else "en"
+    key = " ".join(text.split())
+    if key in _BY_OBJECTION:
+        return _BY_OBJECTION[key][1].objection[language]
+    if key in _BY_RATIONALE:
+        scheme, question = _BY_RATIONALE[key]
+        return _rationale(scheme, question, language)
+    return None
+
+
+def _rationale(scheme: Scheme, question: CriticalQuestion, language: str) -> str:
+    label = "Pregunta crítica" if language == "es" else "Critical question"
+    return f"{label} ({scheme.name[language]}): {question.question[language]}"
+
+
+_BY_OBJECTION = {
+    " ".join(q.objection[lang].split()): (s, q)
+    for s in SCHEMES
+    for q in s.questions
+    for lang in ("en", "es")
+}
+_BY_RATIONALE = {
+    _rationale(s, q, lang): (s, q) for s in SCHEMES for q in s.questions for lang in ("en", "es")
+}

@@ -15,6 +15,7 @@ from functools import partial
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from coach.models import Argument
 from debates.schemas import AttackValidations, PersonaAttacks
@@ -27,7 +28,7 @@ from stresstests.scripted import all_valid, finish_run, walk
 from stresstests.state import StressState
 from stresstests.stress_format import STRESS
 
-__all__ = ["DEMO_STUDENT", "demo_argument", "load_demo_stress_test"]
+__all__ = ["DEMO_STUDENT", "REFEREE_SENTENCES", "demo_argument", "load_demo_stress_test"]
 
 DEMO_STUDENT = "student"
 DEMO_TITLE = "Demo: protected bike lanes"
@@ -67,20 +68,28 @@ ATTACKS = (
     ),
 )
 
+# The scripted referee speaks as the site: its sentences are stored in English and
+# shown in the reader's language (stresstests.presenters.site_sentence).
+REFEREE_SENTENCES = (
+    gettext_noop("Your answer repeats your warrant instead of answering."),
+    gettext_noop("It answers the objection with a fact about total injuries."),
+    gettext_noop("It removes the other differences between cities."),
+)
+
 # (which attack, answer, accepted?, the referee's sentence)
 DEFENCES = (
-    (1, ELEMENTS["warrant"], False, "Your answer repeats your warrant instead of answering."),
+    (1, ELEMENTS["warrant"], False, REFEREE_SENTENCES[0]),
     (
         1,
         "Total injuries also fell in those cities, so the streets became safer overall.",
         True,
-        "It answers the objection with a fact about total injuries.",
+        REFEREE_SENTENCES[1],
     ),
     (
         0,
         "The studies compared streets within the same city before and after the lanes.",
         True,
-        "It removes the other differences between cities.",
+        REFEREE_SENTENCES[2],
     ),
 )
 

@@ -3,7 +3,8 @@
 Without the AI service a student who finished an argument can still have it
 tested. The objections are the critical questions of the scheme the warrant
 uses (`argumentation.schemes`: expert opinion, cause to effect, analogy,
-example, consequences, or a general rule), asked by one inactive persona,
+example, consequences, sign, practical reasoning, popular opinion,
+classification, or a general rule), asked by one inactive persona,
 "Critical questions"; each is typed by the element it challenges, so the type
 rule, the semantics and the claim's status are the stress test's own
 (`stresstests.scripted` walks the format's route in-process). What a model
@@ -12,31 +13,33 @@ would judge is decided by rules instead, and the page says so:
 - every critical question is a valid objection (it is well-formed by construction);
 - the question asking for exceptions counts as conceded when the student wrote a
   rebuttal (that step is where exceptions are listed);
-- an answer is accepted when it is the student's own reasoning: at least
-  ``MIN_ANSWER_WORDS`` words, and not a near copy of the element it defends nor of
-  the objection (``RESTATEMENT_SIMILARITY``, rapidfuzz's token-set ratio). Rules
-  cannot tell whether it is *convincing*: that is for the student, the class and
-  the instructor;
+- an answer is accepted when it answers its question (`argumentation.cq_answers`):
+  long enough, more than an opinion ("I disagree"), not a copy of the student's
+  argument, the question or the objection, not a concession, not the same words
+  as an answer already accepted for another question, and speaking to what the
+  question asks (credentials for "is the source an expert?", other sources for
+  "do other experts agree?"). Rules cannot tell whether it is *convincing*: that
+  is for the student, the class and the instructor;
 - the critical questions never answer back.
 """
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
-from rapidfuzz import fuzz
+from django.utils.translation import get_language
 
-from argumentation.schemes import identify_scheme, objections
+from argumentation import cq_answers
+from argumentation.schemes import identify_scheme, objections, question_for
 from debates.schemas import AttackValidations, PersonaAttacks
 from engine import events
 from engine.models import Debate, DebateStatus, Persona
 from limits.services import admit
 from stresstests.mapping import as_argument, elements_of
-from stresstests.models import StressTest
+from stresstests.models import DefenceRefusal, DefenceStatus, StressTest
 from stresstests.schemas import ConcessionVerdicts, DefenceVerdict, PersonaReply
 from stresstests.scripted import all_valid, finish_run, walk
 from stresstests.stages import DefenceStage
@@ -54,30 +57,18 @@ __all__ = [
 ]
 
 CRITICAL_QUESTIONS_PERSONA = "Critical questions"
-MIN_ANSWER_WORDS = 6
-RESTATEMENT_SIMILARITY = 90
+MIN_ANSWER_WORDS = cq_answers.MIN_WORDS
+RESTATEMENT_SIMILARITY = cq_answers.COPY_SIMILARITY
 FINISHED = "Offline stress test: no stage left."
 
-_WORD = re.compile(r"\w+")
-
-# The rules' sentences, in the argument's language (the student reads them beside their answer).
-_SENTENCES = {
-    "short": {
-        "en": "Too short to answer the question: say in a sentence or two why it does not "
-        "defeat your argument.",
-        "es": "Demasiado breve para responder a la pregunta: explica en una o dos frases por "
-        "qué no derriba tu argumento.",
-    },
-    "restatement": {
-        "en": "It repeats what the question challenges instead of answering it.",
-        "es": "Repite lo que la pregunta pone en duda en lugar de responderla.",
-    },
-    "accepted": {
-        "en": "Accepted by the offline check: it is your own answer, not a repetition. Whether "
-        "it convinces is for you and your instructor to weigh.",
-        "es": "Aceptada por la comprobación sin IA: es tu propia respuesta, no una repetición. "
-        "Si convence o no, lo valoráis tú y tu docente.",
-    },
+# The rules' verdicts as the stress test's refusal reasons.
+_REASON = {
+    "short": DefenceRefusal.IRRELEVANT,
+    "non_answer": DefenceRefusal.IRRELEVANT,
+    "off_question": DefenceRefusal.IRRELEVANT,
+    "reused": DefenceRefusal.IRRELEVANT,
+    "restatement": DefenceRefusal.RESTATEMENT,
+    "concedes": DefenceRefusal.WRONG_TYPE,
 }
 
 
@@ -93,20 +84,47 @@ def critical_questions_persona() -> Persona:
     return persona
 
 
+def reader_language() -> str:
+    """The page's language ("en" or "es"): the critical questions are the site's voice."""
+    return "es" if (get_language() or "").startswith("es") else "en"
+
+
 def scheme_for(argument) -> str:
-    """The name of the scheme the warrant reads as, in the argument's language (its pages)."""
-    language = "es" if argument.language == "es" else "en"
-    return identify_scheme(elements_of(argument), language=language).name[language]
+    """The name of the scheme the warrant reads as, in the reader's language."""
+    return identify_scheme(elements_of(argument)).name[reader_language()]
 
 
-def judge_answer(answer: str, *, element_text: str, objection_text: str) -> str | None:
-    """None when the answer is accepted, else why not: "short" or "restatement"."""
-    if len(_WORD.findall(answer)) < MIN_ANSWER_WORDS:
-        return "short"
-    for text in (element_text, objection_text):
-        if text and fuzz.token_set_ratio(answer.lower(), text.lower()) >= RESTATEMENT_SIMILARITY:
-            return "restatement"
-    return None
+def judge_answer(
+    answer: str,
+    *,
+    element_text: str,
+    objection_text: str,
+    elements: dict[str, str] | None = None,
+    accepted_elsewhere: tuple[str, ...] = (),
+    language: str = "en",
+) -> str | None:
+    """None when the answer is accepted, else the rules' code (`cq_answers.judge`).
+
+    The question is recognised from its objection's words, in either language; an
+    objection the rules do not know (an older wording) is checked without the
+    question's markers."""
+    found = question_for(objection_text)
+    question = found[1] if found else None
+    elements = elements or {}
+    return cq_answers.judge(
+        answer,
+        asks=question.asks if question else "",
+        element_text=element_text,
+        question_texts=(
+            objection_text,
+            *(question.question.values() if question else ()),
+        ),
+        argument_texts=tuple(
+            elements.get(name, "") for name in ("claim", "grounds", "warrant") if elements
+        ),
+        accepted_elsewhere=accepted_elsewhere,
+        language=language,
+    )
 
 
 def _target(elements: dict[str, str], element: str) -> tuple[str, int]:
@@ -161,14 +179,27 @@ def _reply(spec, state: StressState, *, language: str):
         )
     if model is DefenceVerdict:
         defence, attack, _element, element_text = DefenceStage._target(state, spec.round)
-        problem = judge_answer(
-            defence.text, element_text=element_text, objection_text=attack.counter_proposition
+        elsewhere = tuple(
+            d.text
+            for d in state.defences
+            if d.status == DefenceStatus.ACCEPTED and d.attack_key != defence.attack_key
         )
+        problem = judge_answer(
+            defence.text,
+            element_text=element_text,
+            objection_text=attack.counter_proposition,
+            elements=state.element_map,
+            accepted_elsewhere=elsewhere,
+            language=language,
+        )
+        reason = _REASON.get(problem or "")
+        found = question_for(attack.counter_proposition)
+        asks = found[1].asks if found else ""
         return DefenceVerdict(
-            relevant=problem != "short",
-            restatement=problem == "restatement",
-            denies_the_objection=True,
-            reason=_SENTENCES[problem or "accepted"][language],
+            relevant=reason != DefenceRefusal.IRRELEVANT,
+            restatement=reason == DefenceRefusal.RESTATEMENT,
+            denies_the_objection=reason != DefenceRefusal.WRONG_TYPE,
+            reason=cq_answers.sentence(problem or "accepted", language, asks=asks),
         )
     if model is PersonaReply:
         return PersonaReply(concede=True, counter_proposition="", rationale="")

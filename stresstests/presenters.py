@@ -5,8 +5,10 @@ from __future__ import annotations
 import dataclasses
 
 from django.utils.text import capfirst
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
+from argumentation import cq_answers, schemes
 from argumentation.toulmin_graph import ClaimStatus, attack_node, defence_node, student_node
 from debates.models import AttackType
 from debates.persona_words import persona_name
@@ -15,13 +17,36 @@ from debates.svg import GraphEdge, GraphNode, render_graph_svg
 from engine.stop_reasons import StopReason
 from engine.stopping import is_budget_stop
 from engine.wording import failure_message
+from stresstests.demo import REFEREE_SENTENCES
 from stresstests.models import DefenceStatus, StressTest
-from stresstests.offline import CRITICAL_QUESTIONS_PERSONA
+from stresstests.offline import CRITICAL_QUESTIONS_PERSONA, reader_language
 from stresstests.outcome import compute, is_running, node_ids, reply_node
 from stresstests.stages import NO_OBJECTION_EVENT
 from stresstests.state import load_state
 
-__all__ = ["ELEMENT_NAMES", "STATUS_WORDS", "speaker_name", "status_context"]
+__all__ = ["ELEMENT_NAMES", "STATUS_WORDS", "site_sentence", "speaker_name", "status_context"]
+
+
+def site_sentence(text: object) -> str | None:
+    """``text`` in the reader's language when the site itself said it (a critical
+    question, the offline rules' verdict, the demo referee's line), else None: a
+    persona's or a student's words are shown as written."""
+    text = str(text or "")
+    if not text:
+        return None
+    language = reader_language()
+    found = schemes.reword(text, language) or cq_answers.reword(text, language)
+    if found is None and text in REFEREE_SENTENCES:
+        found = gettext(text)
+    return found
+
+
+def _shown(text: object, argument_language: str) -> tuple[str, str]:
+    """(the words to show, their language) for a stored sentence."""
+    found = site_sentence(text)
+    if found is not None:
+        return found, reader_language()
+    return str(text or ""), argument_language
 
 
 def speaker_name(name: object) -> str:
@@ -57,7 +82,7 @@ def STATUS_WORDS() -> dict[str, tuple[str, str]]:  # noqa: N802
         ),
         ClaimStatus.DEFEATED: (
             _("Your claim is defeated as it stands"),
-            _("OUT in every preferred extension"),
+            _("in no preferred extension"),
         ),
     }
 
@@ -100,7 +125,7 @@ def _graph(state, outcome) -> tuple[str, list[GraphRow]]:
                 label=outcome.labels.get(node, ""),
                 speaker=speaker_name(attack.speaker),
                 round=1,
-                claim=attack.counter_proposition,
+                claim=_shown(attack.counter_proposition, "")[0],
                 title=_("Objection %(number)s") % {"number": number},
             )
         )
@@ -173,6 +198,7 @@ def status_context(stress: StressTest, *, user) -> dict:
     can_defend = user.pk == stress.student_id and debate.status == "done" and not debate.is_demo
     replies = {seq: reply for reply, seq in outcome.replies}
     objection_keys = {a.from_key for a, _ in outcome.objections}
+    argument_language = stress.argument.language
 
     def open_for_answer(key: str) -> bool:
         answers = [d for d in state.defences if d.attack_key == key]
@@ -193,7 +219,15 @@ def status_context(stress: StressTest, *, user) -> dict:
             parent = next((seq for seq, r in replies.items() if r.from_key == d.attack_key), None)
             roots[d.seq] = roots.get(parent, "")
         thread = threads.setdefault(roots[d.seq], [])
-        thread.append({"kind": "defence", "defence": rows[d.seq]})
+        explanation, explanation_lang = _shown(rows[d.seq].explanation, argument_language)
+        thread.append(
+            {
+                "kind": "defence",
+                "defence": rows[d.seq],
+                "explanation": explanation,
+                "explanation_lang": explanation_lang,
+            }
+        )
         reply = replies.get(d.seq)
         if reply is not None:
             thread.append(
@@ -207,9 +241,15 @@ def status_context(stress: StressTest, *, user) -> dict:
             )
     objections = []
     for attack, element in outcome.objections:
+        counter, text_lang = _shown(attack.counter_proposition, argument_language)
+        rationale, rationale_lang = _shown(attack.rationale, argument_language)
         objections.append(
             {
                 "attack": attack,
+                "counter": counter,
+                "lang": text_lang,
+                "rationale": rationale,
+                "rationale_lang": rationale_lang,
                 "by": speaker_name(attack.speaker),
                 "element": element,
                 "element_name": names[element],

@@ -14,7 +14,7 @@ from debates.models import AttackStatus, AttackType, DropReason
 from engine.stopping import STOPPED_REASONS, is_budget_stop
 from stresstests.mapping import element_of
 from stresstests.models import Defence, DefenceRefusal, StressTest
-from stresstests.presenters import ELEMENT_NAMES, STATUS_WORDS, speaker_name
+from stresstests.presenters import ELEMENT_NAMES, STATUS_WORDS, site_sentence, speaker_name
 from stresstests.stages import (
     CONCESSIONS_EVENT,
     DEFENCE_EVENT,
@@ -39,7 +39,8 @@ def _attack(payload: dict, elements: dict[str, str], student_key: str | None) ->
         "by": speaker_name(payload.get("speaker", "")),
         "element_name": ELEMENT_NAMES().get(element or "", ""),
         "type_name": dict(AttackType.choices).get(payload.get("type"), payload.get("type")),
-        "text": payload.get("counter_proposition", ""),
+        "text": site_sentence(payload.get("counter_proposition"))
+        or payload.get("counter_proposition", ""),
         "status_name": dict(AttackStatus.choices).get(payload.get("status"), ""),
         "valid": payload.get("status") == AttackStatus.VALID,
         "drop_reason": dict(DropReason.choices).get(payload.get("drop_reason"), ""),
@@ -65,7 +66,7 @@ def _defence(payload: dict, stored: dict[int, Defence]) -> dict[str, Any]:
         "text": payload.get("text") or (row.text if row else ""),
         "status": payload.get("status", ""),
         "reason": dict(DefenceRefusal.choices).get(reason, reason),
-        "explanation": payload.get("explanation", ""),
+        "explanation": site_sentence(payload.get("explanation")) or payload.get("explanation", ""),
     }
 
 

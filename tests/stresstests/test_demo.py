@@ -68,24 +68,29 @@ def test_it_says_the_result_in_spanish(no_anthropic_key, client, ada) -> None:
     assert "Ya respondida por tu refutación" in page
 
 
-def test_it_marks_the_arguments_words_with_its_language_on_a_spanish_page(
+def test_it_speaks_the_referees_sentence_in_the_readers_language(
     no_anthropic_key, client, ada
 ) -> None:
-    """An English argument read in Spanish: the referee's words are the content's,
-    marked lang="en" (read aloud as English), not run into a Spanish sentence."""
+    """An English argument read in Spanish: the scripted referee speaks as the site,
+    so its sentence is shown in Spanish (lang="es"); the student's words stay English."""
     from tests.config.untranslated import text_nodes
 
     call_command("load_demo_stress_test")
     stress = StressTest.objects.get()
     refused = Defence.objects.get(status="refused")
+    assert refused.explanation == "Your answer repeats your warrant instead of answering."
 
     page = client.get(
         reverse("stresstests:detail", args=[stress.pk]), HTTP_ACCEPT_LANGUAGE="es"
     ).content.decode()
 
-    assert f'<span class="referee" lang="en">{escape(refused.explanation)}</span>' in page
+    assert '<span class="referee" lang="es">Tu respuesta repite tu garantía' in page
     spanish = " ".join(text for text, _behind in text_nodes(page))  # skips lang="en"
-    assert "No aceptada" in spanish and refused.explanation not in spanish
+    assert "No aceptada" in spanish and refused.explanation not in page
+    replay = client.get(
+        reverse("stresstests:replay", args=[stress.pk]), HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    assert "Tu respuesta repite tu garantía" in replay and refused.explanation not in replay
 
 
 def test_it_names_the_demo_s_personas_in_the_readers_language(

@@ -122,3 +122,109 @@ def test_it_words_the_questions_in_the_arguments_language(
 def test_it_judges_an_answer_by_its_words(answer, verdict) -> None:
     element = "What lowers deaths per trip makes streets safer."
     assert judge_answer(answer, element_text=element, objection_text="x") == verdict
+
+
+SLEEP = {
+    "claim": "Our school should start at 9 a.m. instead of 8 a.m.",
+    "grounds": "A study of 9,000 students found that those who started after 8:30 got better grades.",
+    "warrant": "Sleep researchers are experts on how sleep affects learning, so their finding "
+    "should guide the school.",
+    "qualifier": "",
+    "rebuttal": "",
+}
+PEER_REVIEWED = (
+    "The study was peer reviewed and published in the Journal of Clinical Sleep Medicine "
+    "by sleep researchers."
+)
+
+
+def _answer(client, stress, key: str, text: str, **headers) -> str:
+    return client.post(
+        reverse("stresstests:defend", args=[stress.pk]),
+        {"attack": key, "answer": text},
+        HTTP_HX_REQUEST="true",
+        **headers,
+    ).content.decode()
+
+
+def _keys(stress) -> dict[str, str]:
+    """The objections' attack type -> the key to answer it by."""
+    return {
+        a.type: a.from_argument.key for a in stress.debate.attacks.filter(round=1).order_by("id")
+    }
+
+
+def test_it_does_not_accept_one_answer_for_two_different_questions(
+    no_anthropic_key, client, finished_argument
+) -> None:
+    for name, text in SLEEP.items():
+        setattr(finished_argument, name, text)
+    finished_argument.save()
+    stress = _start(client, finished_argument)
+    keys = _keys(stress)  # undermine: is the source an expert? undercut: do others agree?
+
+    _answer(client, stress, keys["undermine"], PEER_REVIEWED)
+    page = _answer(client, stress, keys["undercut"], PEER_REVIEWED)
+
+    assert list(Defence.objects.order_by("seq").values_list("status", flat=True)) == [
+        "accepted",
+        "refused",
+    ]
+    assert "Name other experts or sources that say the same" in page
+    stress.debate.refresh_from_db()
+    assert stress.debate.output["status"] == "defeated"
+
+    _answer(
+        client,
+        stress,
+        keys["undercut"],
+        "Other experts agree: the American Academy of "
+        "Pediatrics also recommends starting after 8:30.",
+    )
+    _answer(
+        client,
+        stress,
+        keys["rebut"],
+        "The students studied were teenagers of the same age as ours, in ordinary public schools.",
+    )
+    stress.debate.refresh_from_db()
+    assert stress.debate.output["status"] == "grounded_in"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "yes it is",
+        "I disagree.",
+        "idk",
+        "I disagree, my argument is right and the objection is wrong.",
+    ],
+)
+def test_it_refuses_a_non_answer(no_anthropic_key, client, finished_argument, answer) -> None:
+    stress = _start(client, finished_argument)
+
+    _answer(client, stress, _keys(stress)["undercut"], answer)
+
+    assert Defence.objects.get().status == "refused"
+
+
+def test_it_shows_the_scheme_and_its_questions_in_the_readers_language(
+    no_anthropic_key, client, finished_argument
+) -> None:
+    # An English argument on a Spanish page: the critical questions are the site's voice.
+    spanish = {"HTTP_ACCEPT_LANGUAGE": "es"}
+    start = client.get(reverse("stresstests:start", args=[finished_argument.pk]), **spanish)
+    assert "argumento de causa a efecto" in start.content.decode()
+    stress = _start(client, finished_argument)
+
+    page = _answer(client, stress, _keys(stress)["undercut"], finished_argument.warrant, **spanish)
+    page = client.get(reverse("stresstests:detail", args=[stress.pk]), **spanish).content.decode()
+
+    assert "¿Pudo causar el efecto otra cosa?" in page
+    assert "Could something else have caused the effect?" not in page
+    assert "Tu respuesta repite tu argumento o la pregunta" in page
+    assert "Your answer repeats" not in page
+    english = client.get(reverse("stresstests:detail", args=[stress.pk])).content.decode()
+    assert "Could something else have caused the effect?" in english
+    replay = client.get(reverse("stresstests:replay", args=[stress.pk]), **spanish)
+    assert "Tu respuesta repite tu argumento" in replay.content.decode()
