@@ -65,6 +65,20 @@ warrant         link grounds and claim ("unlinked"): share content with
 both backings   support what they back ("unsupported"): share content with
                 it or the claim, or name a source (a name, a year, a link)
 ==============  ==========================================================
+
+Before those, `coach.judgment` decides whether the text is an answer at all;
+when it is not, that one problem is the whole verdict (`ROOT_PROBLEMS`):
+"non_answer" ("idk", "yes", "no"), "copies_<step>" (another step's text
+again), "circular" (claim, grounds, warrant, backings: "X because X"),
+"is_question" (a claim asked, with or without "?"), "repeats_<step>"
+(grounds that restate the claim, a warrant the claim or the grounds, a
+backing what it backs), "qualifier_reason" (a reason where a degree
+belongs), "agrees" (a rebuttal that agrees with the claim). A claim with no
+word that takes a position is a "truism" too (a plain fact, a definition),
+and a warrant must share more than generic words ("people", "time") with the
+argument. Figures in grounds count as evidence only when the claim does not
+already hold them: "at 9 a.m. instead of 8 a.m." sent again is not evidence.
+`circular_or_copied` is what the guards hold any coach's proposal to.
 """
 
 from __future__ import annotations
@@ -421,6 +435,15 @@ GENERIC_WORDS = frozenset(
 )  # fmt: skip
 
 
+def _only_the_claims_figures(step: str, text: str, draft: Mapping[str, str]) -> bool:
+    """Grounds whose only evidence is figures, all of them the claim's own ("9 a.m. instead of
+    8 a.m." again): the figures are the position, not evidence for it."""
+    if step != "grounds" or _has_any(fold(text), RULES["grounds"].markers):
+        return False
+    figures = set(re.findall(r"\d+", text))
+    return bool(figures) and figures <= set(re.findall(r"\d+", draft.get("claim", "")))
+
+
 def _judgment_problems(step: str, text: str, draft: Mapping[str, str], language: str) -> list[str]:
     """What `coach.judgment` finds: the text is not an answer, or not this step's own."""
     folded = fold(text)
@@ -499,6 +522,8 @@ def assess_step(
             "is_question" not in problems and not takes_a_position(stripped)
         ):
             problems.append("truism")
+    if "no_evidence" not in problems and _only_the_claims_figures(step, stripped, draft or {}):
+        problems.append("no_evidence")
     related, links_both = _relation_problems(step, stripped, fold(stripped), draft or {}, language)
     problems.extend(related)
     if links_both and "no_principle" in problems:

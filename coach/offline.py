@@ -12,20 +12,25 @@ tutor with a checklist does:
   garantía?", coach.intents): answers it with what the element is, how it
   differs from its neighbours and an example on another topic
   (coach.explain) — never a verdict on the question as if it were an attempt;
-- an attempt: names what `coach.heuristics.assess_step` finds weak (words
-  that are not words, a claim with no verb, grounds unrelated to the claim,
-  a warrant that links nothing ...) and asks the guiding question again;
-  when nothing is weak it checks the instructor's required criteria before
-  it praises (and names what they ask for when one is missing); when all is
-  well it says so and asks whether to use it — it does not propose unasked
-  (the coach guides first). Under hints only it points to the "Use my words
-  for ..." button instead: it never offers a proposal it may not make;
+- an attempt: names what `coach.heuristics.assess_step` finds wrong (words
+  that are not words, a circular reason, another step's text again, grounds
+  that restate the claim, a question or a plain fact as the claim, "idk", a
+  warrant that links nothing, a rebuttal that agrees ... : coach.judgment)
+  and asks the guiding question again; when nothing is wrong it checks the
+  instructor's required criteria before it praises (and names what they ask
+  for when one is missing); when all is well it says so and puts the
+  student's own words up as a proposal at once, so one press of Accept keeps
+  them. Under hints only it points to the "Use my words for ..." button
+  instead: it never offers a proposal it may not make;
 - a confirmation ("yes", "me sirve"): proposes the student's own text — the
   pending proposal, else their latest attempt at this step, else the draft —
-  unless the text misses a required criterion (it says what is missing
-  instead), or is the text the student just rejected;
-- a rewrite request: it cannot rewrite, so it says so, proposes the tidied
-  attempt and names what still needs work;
+  unless the text has a problem (it says which), misses a required criterion
+  (it says what is missing), or is the text the student just rejected:
+  flawed text is never proposed;
+- a rewrite request: it cannot rewrite, so it says so and proposes the tidied
+  attempt if it is fit to keep, else names what is wrong;
+- a complete argument: nothing is left to accept, so it proposes nothing and
+  says so;
 - "can you write it for me?": under hints only, the policy, kindly, then
   what the element needs and an example; otherwise as a rewrite request, or,
   with nothing of the student's to tidy, what the element needs and an
@@ -38,9 +43,9 @@ It varies its words: every sentence has two or three phrasings, chosen by
 the number of the student's messages on the step, skipping any sentence the
 previous reply said, so it never says the same sentence twice in a row.
 
-Confidence is fixed per situation (0.9 for confirmed text that passes the
-heuristics, 0.7 for a tidied rewrite that passes, 0.4-0.5 otherwise), so the
-advance guard behaves exactly as it does with the AI.
+Confidence is fixed per situation (0.9 for the student's good text, put up
+on an attempt or a confirmation, 0.7 for a tidied rewrite, 0.3-0.5 otherwise),
+so the first-turn and advance guards behave exactly as they do with the AI.
 """
 
 from __future__ import annotations

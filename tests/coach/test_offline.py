@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coach.guards import FIRST_TURN_CONFIDENCE, GuardContext, apply_guards
+from coach.heuristics import assess_step
 from coach.offline import GUIDING_QUESTIONS, OfflineTurn, offline_reply, split_for_stream, tidy
 from coach.steps import STEP_IDS
 
@@ -143,3 +146,36 @@ def test_it_promises_no_card_the_first_turn_guard_would_take_away() -> None:
     assert guarded.proposedUpdate is None
     assert "put your words up" not in guarded.assistantText
     assert "Here is your text" not in guarded.assistantText
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    text=st.one_of(
+        st.sampled_from(
+            [
+                "Cities should ban cars downtown.",
+                "Cities should ban cars downtown because they should.",
+                "idk",
+                "In Madrid, pollution fell 30% after the ban in 2018.",
+                "unless it rains",
+                "probably because cars are loud",
+            ]
+        ),
+        st.text(max_size=80),
+    ),
+    step=st.sampled_from(STEP_IDS),
+    confirm=st.booleans(),
+)
+def test_it_only_ever_proposes_text_it_finds_nothing_wrong_with(
+    text: str, step: str, confirm: bool
+) -> None:
+    draft = {"claim": "Cities should ban cars downtown.", "grounds": "Pollution fell 30% in 2018."}
+    draft.pop(step, None)
+    offline = OfflineTurn(
+        step=step, language="en", message="yes" if confirm else text, draft_text="",
+        step_messages=(text,) if confirm else (), pending_proposal=None, draft=draft,
+    )  # fmt: skip
+    proposal = offline_reply(offline).proposedUpdate
+    if proposal is not None:
+        verdict = assess_step(step=step, text=proposal.value, draft=draft, language="en")
+        assert verdict.ok, (proposal.value, verdict.problems)
