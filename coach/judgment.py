@@ -76,7 +76,7 @@ EMPTY_WORDS = _words(
     true truth really real right correct fact facts obvious obviously clear clearly sure
     surely definitely everyone everybody know knows known think believe feel opinion agree
     say says said idea reason need needs must mean means totally honestly literally
-    good bad better best worse worst important
+    good bad better best worse worst important trust me percent per cent ciento
     verdad cierto cierta correcto correcta hecho obvio obvia claro clara seguro segura todo
     mundo todos saber sabe sabemos creo creer pensar pienso opinion decir dice razon
     necesitar tener hacer hacerlo realmente totalmente bueno buena malo mala mejor peor
@@ -130,7 +130,8 @@ _ACCENTED_QUESTION = re.compile(r"^\s*¿|^\s*(?:qué|cómo|cuál|cuándo|dónde|
 # something else. Folded; "word*" matches words that start with it.
 STANCE_MARKERS = (
     # English: normative
-    "should", "shouldn*", "shouldnt", "must", "mustn*", "ought", "need to", "needs to",
+    "should", "shouldn*", "shouldnt", "must", "mustn*", "ought", "need", "needs", "need to",
+    "needs to",
     "have to", "has to", "had better", "deserve*", "allow*", "ban", "bans", "banned",
     "banning", "forbid*", "prohibit*", "require*", "mandatory", "compulsory", "abolish*",
     "replace*", "stop", "let", "legaliz*", "illegal",
@@ -150,7 +151,7 @@ STANCE_MARKERS = (
     # Spanish: normative
     "deberia*", "debe", "deben", "debemos", "tiene que", "tienen que", "hay que",
     "habria que", "tendria*", "prohib*", "permit*", "obligatori*", "necesari*", "merece*",
-    "vale la pena", "abol*", "legaliz*", "ilegal", "fuera",
+    "vale la pena", "abol*", "legaliz*", "ilegal", "fuera", "necesit*", "sirve", "sirven",
     # Spanish: evaluative and comparative
     "mejor*", "peor*", "mas", "menos", "demasiad*", "suficiente*", "bueno", "buena",
     "buenos", "buenas", "malo", "mala", "malos", "malas", "mal", "genial", "terrible*",
@@ -289,7 +290,8 @@ def is_circular(text: str, language: str = "en") -> bool:
         return False
     claimed, reason = parts
     said = _content(claimed, language) - _EMPTY_REASON
-    given = _content(reason, language) - _EMPTY_REASON
+    # "... because it is better to start later": praise of what is claimed is no reason.
+    given = _content(reason, language) - _EMPTY_REASON - EMPTY_WORDS
     if not given:
         return True  # "because it should", "porque sí", "because it's true"
     return all(any(_match(lemma, other) for other in said) for lemma in given)

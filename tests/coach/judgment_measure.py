@@ -74,13 +74,13 @@ class Figures:
         return "\n".join(lines)
 
 
-def measure(*, then_yes: bool = True) -> Figures:
-    """The figures; `then_yes=False` judges the reply to the attempt alone."""
+def measure(*, then_yes: bool = True, items: tuple[Item, ...] = ITEMS) -> Figures:
+    """The figures on `items`; `then_yes=False` judges the reply to the attempt alone."""
     caught: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     good: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     by_kind: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     missed = []
-    for item in ITEMS:
+    for item in items:
         language = CONTEXTS[item.context]["language"]
         ok = accepted(item, then_yes=then_yes)
         right = ok if item.kind == "good" else not ok

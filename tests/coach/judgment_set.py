@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["CONTEXTS", "FLAW_KINDS", "ITEMS", "Item"]
+__all__ = ["CONTEXTS", "FLAW_KINDS", "HELD_OUT", "ITEMS", "Item"]
 
 FLAW_KINDS = (
     "circular",
@@ -392,4 +392,49 @@ ITEMS: tuple[Item, ...] = (
     _I("off_topic", "moviles", "rebuttal", "me gustan las tortugas"),
     _I("off_topic", "horario", "qualifier", "pizza con piña"),
     _I("off_topic", "deberes", "groundsBacking", "el real madrid gano la champions"),
+)  # fmt: skip
+
+# Written after the rules, and measured once they were done, to see how they do on answers
+# they were not fitted to (docs/coach.md gives the figures). Not held to the thresholds.
+HELD_OUT: tuple[Item, ...] = (
+
+    _I("good","school","claim","teenagers need school to start later"),
+    _I("good","homework","claim","homework is useless for learning"),
+    _I("good","phones","claim","students shouldnt use phones during lessons"),
+    _I("good","horario","claim","entrar a las 8 es malo para los alumnos"),
+    _I("good","deberes","claim","los deberes no sirven para aprender"),
+    _I("good","school","grounds","my friends and i always yawn in first period, 5 of us fell asleep last week"),
+    _I("good","deberes","grounds","segun una encuesta del ampa, el 60% de los padres ayudan con los deberes"),
+    _I("good","phones","warrant","if something distracts students, it hurts their grades"),
+    _I("good","moviles","warrant","cuando algo distrae en clase, los alumnos aprenden menos"),
+    _I("good","homework","groundsBacking","I asked 300 students with a survey in the school app in 2024"),
+    _I("good","horario","groundsBacking","el estudio se publico en 2017 en una revista de medicina"),
+    _I("good","phones","warrantBacking","research from stanford shows multitaskers remember less"),
+    _I("good","deberes","warrantBacking","los medicos dicen que dormir poco baja las defensas"),
+    _I("good","homework","qualifier","usually"),
+    _I("good","moviles","qualifier","en la mayoria de los institutos"),
+    _I("good","phones","rebuttal","unless there is an emergency and students need to call home"),
+    _I("good","deberes","rebuttal","salvo en bachillerato, cuando hay que preparar la selectividad"),
+    _I("circular","phones","warrant","phones are distracting because they distract"),
+    _I("circular","horario","claim","hay que empezar mas tarde porque es mejor empezar mas tarde"),
+    _I("restates_claim","phones","grounds","phones must not be allowed in class at all"),
+    _I("restates_claim","moviles","grounds","es verdad que los moviles no tendrian que estar permitidos en clase"),
+    _I("copied","homework","warrantBacking","When something takes away students sleep, schools should not require it."),
+    _I("copied","moviles","groundsBacking","Según un estudio de la London School of Economics de 2015, las notas subieron un 6 % al prohibir los móviles"),
+    _I("question_claim","phones","claim","should we ban phones in school"),
+    _I("question_claim","deberes","claim","hace falta mandar deberes?"),
+    _I("indisputable_claim","homework","claim","students get homework in most schools"),
+    _I("indisputable_claim","moviles","claim","los moviles tienen camara"),
+    _I("non_answer","phones","warrant","dunno"),
+    _I("non_answer","horario","groundsBacking","no lo se"),
+    _I("unrelated_warrant","phones","warrant","if you water plants they grow"),
+    _I("unrelated_warrant","horario","warrant","si estudias idiomas puedes viajar mas"),
+    _I("repeating_backing","phones","groundsBacking","test scores went up 6 percent after the phone ban, trust me"),
+    _I("repeating_backing","deberes","warrantBacking","el colegio no deberia mandar algo que quita horas de sueño a los alumnos, eso es asi"),
+    _I("qualifier_reason","phones","qualifier","likely as phones are everywhere"),
+    _I("qualifier_reason","moviles","qualifier","seguramente porque todos tienen movil"),
+    _I("agreeing_rebuttal","phones","rebuttal","it always holds, phones are bad"),
+    _I("agreeing_rebuttal","deberes","rebuttal","no hay ningun caso, siempre hay que prohibirlos"),
+    _I("off_topic","phones","warrantBacking","my brother plays basketball"),
+    _I("off_topic","deberes","qualifier","el helado de chocolate"),
 )  # fmt: skip

@@ -15,7 +15,7 @@ from functools import cache
 import pytest
 
 from tests.coach.judgment_measure import measure
-from tests.coach.judgment_set import CONTEXTS, FLAW_KINDS, ITEMS
+from tests.coach.judgment_set import CONTEXTS, FLAW_KINDS, HELD_OUT, ITEMS
 
 THRESHOLD = 0.9
 figures_once = cache(measure)
@@ -36,5 +36,6 @@ def test_it_catches_flaws_and_accepts_good_answers(language: str) -> None:
     print(figures.report())  # noqa: T201 - the figures are the point of this test
     for item in figures.missed:
         print("missed:", item)  # noqa: T201
+    print("held out:", measure(items=HELD_OUT).report())  # noqa: T201
     assert figures.rate("caught", language) >= THRESHOLD
     assert figures.rate("good", language) >= THRESHOLD
