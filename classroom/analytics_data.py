@@ -34,6 +34,8 @@ GUARD_ORDER: tuple[str, ...] = (
     "no_proposals",
     "rejected",
     "criteria",
+    "judgment",
+    "complete",
     "schema",
     "question_appending",
 )

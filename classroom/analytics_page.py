@@ -36,6 +36,8 @@ GUARD_LABELS = {
     "no_proposals": gettext_lazy("removed a proposal (hints only)"),
     "rejected": gettext_lazy("did not propose a rejected text again"),
     "criteria": gettext_lazy("held back a proposal missing a required criterion"),
+    "judgment": gettext_lazy("held back a circular or copied text"),
+    "complete": gettext_lazy("proposed nothing on a complete argument"),
     "schema": gettext_lazy("refused a malformed reply"),
     "question_appending": gettext_lazy("added the coach's question"),
 }

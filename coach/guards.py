@@ -29,9 +29,18 @@ instructor can read in the admin what the model wanted and what it got.
 8. rejected           a proposal of the very text the student rejected last on
                       this step is removed ("yes" after Reject must not put it
                       up again), and the reply says so.
-9. schema             the final result must validate (pydantic + the strict
+9. judgment          a proposal (or an advance on the draft's text) that is
+                      circular ("X because X"), another step's text again
+                      (pasted or reworded: grounds = claim), or a backing
+                      that repeats what it backs is removed, whatever the
+                      model said, and the reply says what is wrong instead
+                      (coach.heuristics.circular_or_copied, coach.judgment).
+10. complete          once all seven steps are in the draft, nothing is
+                      proposed or advanced, and the reply does not ask for a
+                      press of Accept.
+11. schema            the final result must validate (pydantic + the strict
                       contract checks); failure raises GuardRejected.
-10. question_appending a non-empty `nextQuestion` is appended to
+12. question_appending a non-empty `nextQuestion` is appended to
                       `assistantText` after a blank line, unless the text
                       already ends with it.
 
@@ -54,17 +63,17 @@ accept endpoint), so nothing advances without them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
 from coach import notes
-from coach.heuristics import check_step
+from coach.heuristics import check_step, circular_or_copied, problem_message
 from coach.provenance import normalise
 from coach.schemas import CoachAIResult, ProposedUpdate, contract_problems
-from coach.steps import next_step
+from coach.steps import next_step, phrases_for
 
 __all__ = [
     "ADVANCE_CONFIDENCE",
@@ -76,10 +85,12 @@ __all__ = [
     "GuardedResult",
     "advance_gating",
     "apply_guards",
+    "completed",
     "confirmation",
     "criteria_gate",
     "empty_value",
     "first_turn_bias",
+    "judgment_gate",
     "next_step_correction",
     "no_proposals",
     "question_appending",
@@ -119,6 +130,10 @@ class GuardContext:
     question_topics: tuple[str, ...] = ()
     # The text the student rejected last on this step ("": none).
     rejected_value: str = ""
+    # Every step's text so far (step id -> text): a proposal is judged against the others.
+    draft: Mapping[str, str] = field(default_factory=dict)
+    # All seven steps are in the draft: nothing is left to propose or accept.
+    complete: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +402,61 @@ def criteria_gate(
     )
 
 
+# What the judgment guard says instead of a reply that proposed flawed text.
+_HELD_BACK = {
+    "en": "I cannot put that up as {the}: {problem}.",
+    "es": "No puedo proponer eso como {the}: {problem}.",
+}
+_COMPLETE = {
+    "en": "Your argument is complete: all seven steps are in your draft, so there is nothing "
+    "left to accept. You can still change any step in the draft.",
+    "es": "Tu argumento está completo: los siete pasos están en tu borrador, así que no queda "
+    "nada que aceptar. Aún puedes cambiar cualquier paso en el borrador.",
+}
+
+
+def judgment_gate(
+    result: CoachAIResult, context: GuardContext
+) -> tuple[CoachAIResult, GuardDecision]:
+    """No coach proposes (or moves on with) a circular or copied text, whatever it says."""
+    name = "judgment"
+    proposal = result.proposedUpdate
+    advancing = bool(result.shouldAdvance or result.isComplete)
+    if proposal is None and not advancing:
+        return result, _keep(name, "no proposal and no advance")
+    text = proposal.value if proposal is not None else context.draft_text
+    step = context.current_step
+    problem = circular_or_copied(
+        step=step, text=text, draft=context.draft, language=context.language
+    )
+    if problem is None:
+        return result, _keep(name, "not circular, not another step's text")
+    language = context.language if context.language in _HELD_BACK else "en"
+    said = _HELD_BACK[language].format(
+        the=phrases_for(step, language).the, problem=problem_message(problem, language)
+    )
+    # The model's words praised or offered that text: they are replaced, not added to.
+    held = result.model_copy(update={**_NO_PROPOSAL_NO_ADVANCE, "assistantText": said})
+    return held, _change(name, f"removed the proposal and any advance: {problem}")
+
+
+def completed(result: CoachAIResult, context: GuardContext) -> tuple[CoachAIResult, GuardDecision]:
+    """Once the argument is complete nothing is left to accept: no card, no "press Accept"."""
+    name = "complete"
+    if not context.complete:
+        return result, _keep(name, "the argument is not complete")
+    wanted = [
+        key for key in ("proposedUpdate", "shouldAdvance", "isComplete") if getattr(result, key)
+    ]
+    if not wanted:
+        return result, _keep(name, "complete, and nothing proposed")
+    language = context.language if context.language in _COMPLETE else "en"
+    done = result.model_copy(
+        update={**_NO_PROPOSAL_NO_ADVANCE, "assistantText": _COMPLETE[language]}
+    )
+    return done, _change(name, f"the argument is complete: removed {', '.join(wanted)}")
+
+
 def schema_validation(
     result: CoachAIResult, context: GuardContext
 ) -> tuple[CoachAIResult, GuardDecision]:
@@ -428,6 +498,8 @@ GUARDS: tuple[Guard, ...] = (
     no_proposals,
     rejected_again,
     criteria_gate,
+    judgment_gate,
+    completed,
     schema_validation,
     question_appending,
 )

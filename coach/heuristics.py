@@ -65,6 +65,20 @@ warrant         link grounds and claim ("unlinked"): share content with
 both backings   support what they back ("unsupported"): share content with
                 it or the claim, or name a source (a name, a year, a link)
 ==============  ==========================================================
+
+Before those, `coach.judgment` decides whether the text is an answer at all;
+when it is not, that one problem is the whole verdict (`ROOT_PROBLEMS`):
+"non_answer" ("idk", "yes", "no"), "copies_<step>" (another step's text
+again), "circular" (claim, grounds, warrant, backings: "X because X"),
+"is_question" (a claim asked, with or without "?"), "repeats_<step>"
+(grounds that restate the claim, a warrant the claim or the grounds, a
+backing what it backs), "qualifier_reason" (a reason where a degree
+belongs), "agrees" (a rebuttal that agrees with the claim). A claim with no
+word that takes a position is a "truism" too (a plain fact, a definition),
+and a warrant must share more than generic words ("people", "time") with the
+argument. Figures in grounds count as evidence only when the claim does not
+already hold them: "at 9 a.m. instead of 8 a.m." sent again is not evidence.
+`circular_or_copied` is what the guards hold any coach's proposal to.
 """
 
 from __future__ import annotations
@@ -73,17 +87,29 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from coach.steps import STEP_IDS
+from coach.judgment import (
+    adds_nothing,
+    agrees,
+    copies,
+    gives_a_reason,
+    is_circular,
+    is_non_answer,
+    is_question,
+    takes_a_position,
+)
+from coach.steps import STEP_IDS, phrases_for
 from coach.text import contains_phrase, fold
 from coach.wording import has_verb, is_truism, looks_like_gibberish, shared_content
 
 __all__ = [
     "PROBLEM_MESSAGES",
+    "ROOT_PROBLEMS",
     "RULES",
     "HeuristicResult",
     "StepRule",
     "assess_step",
     "check_step",
+    "circular_or_copied",
     "problem_message",
 ]
 
@@ -149,6 +175,8 @@ AUTHORITY_MARKERS = (
     "teoria*", "experto*", "cientifico*", "economista*", "psicolog*", "economi*",
     "historia", "historic*", "principio*", "consenso", "academic*", "academico*",
     "literatura", "manual*", "constitucion",
+    "academy", "academia", "association", "asociacion", "organization", "organizacion",
+    "doctor*", "medic*", "pediatr*", "professor*", "profesor*", "university", "universidad*",
 )  # fmt: skip
 
 DEGREE_MARKERS = (
@@ -240,16 +268,44 @@ PROBLEM_MESSAGES: dict[str, dict[str, str]] = {
         "es": "nombra un tema pero no dice nada de él: una afirmación necesita un verbo («debería», «es», «reduce» ...)",
     },
     "truism": {
-        "en": "nobody would dispute it, so there is nothing to argue: pick a position someone could reject",
-        "es": "nadie lo discutiría, así que no hay nada que argumentar: elige una postura que alguien pueda rechazar",
+        "en": "nobody would disagree with it (it is a plain fact or a definition), so there is "
+        "nothing to argue about: say what should change, or what is better or worse",
+        "es": "nadie estaría en desacuerdo (es un hecho o una definición), así que no hay nada "
+        "que discutir: di qué debería cambiar, o qué es mejor o peor",
+    },
+    "circular": {
+        "en": 'it uses itself as its own reason ("X because X"), so it proves nothing: give a '
+        "reason that says something new",
+        "es": "se usa a sí misma como razón («X porque X»), así que no demuestra nada: da una "
+        "razón que diga algo nuevo",
+    },
+    "non_answer": {
+        "en": "that does not say anything about your argument yet: write a sentence with your "
+        "own idea (starting small is fine)",
+        "es": "eso todavía no dice nada sobre tu argumento: escribe una frase con tu propia idea "
+        "(vale empezar con algo pequeño)",
+    },
+    "qualifier_reason": {
+        "en": "it gives a new reason instead of saying how sure you are: keep only the degree, "
+        "like 'probably' or 'in most cases', and put reasons in your grounds",
+        "es": "da una razón nueva en vez de decir qué tan seguro estás: deja solo el grado, como "
+        "«probablemente» o «en la mayoría de los casos», y pon las razones en tus datos",
+    },
+    "agrees": {
+        "en": "it agrees with your claim instead of naming a case where your claim would be "
+        "wrong: say when it would not hold ('unless ...')",
+        "es": "está de acuerdo con tu afirmación en vez de nombrar un caso en que fallaría: di "
+        "cuándo no se cumpliría («a menos que ...»)",
     },
     "unrelated": {
         "en": "I cannot see how it relates to your claim: it shares no key word with it and cites no source",
         "es": "no veo cómo se relaciona con tu afirmación: no comparte ninguna palabra clave con ella ni cita una fuente",
     },
     "unlinked": {
-        "en": "it does not connect your grounds to your claim: mention what each of them is about",
-        "es": "no conecta tus datos con tu afirmación: menciona de qué trata cada uno",
+        "en": "it is about something else: a warrant says why your grounds support your claim, "
+        "so mention what each of them is about",
+        "es": "trata de otra cosa: la garantía dice por qué tus datos apoyan tu afirmación, así "
+        "que menciona de qué trata cada uno",
     },
     "unsupported": {
         "en": "it does not seem to be about what it backs: name its subject or a source (a name, a year, a link)",
@@ -260,6 +316,28 @@ PROBLEM_MESSAGES: dict[str, dict[str, str]] = {
         "es": "no nombra una excepción: di cuándo no se cumpliría («a menos que ...»)",
     },
 }
+
+# A step's text that is another step's again: "copies_claim" (the same text, pasted) and
+# "repeats_claim" (the same content, reworded), one of each per step.
+for _step in STEP_IDS:
+    _en, _es = phrases_for(_step, "en").your, phrases_for(_step, "es").your
+    PROBLEM_MESSAGES[f"copies_{_step}"] = {
+        "en": f"it is the same text as {_en}: each part of your argument needs its own words",
+        "es": f"es el mismo texto que {_es}: cada parte del argumento necesita sus propias "
+        "palabras",
+    }
+    PROBLEM_MESSAGES[f"repeats_{_step}"] = {
+        "en": f"it only says {_en} again in other words, so it adds nothing new",
+        "es": f"solo repite {_es} con otras palabras, así que no añade nada nuevo",
+    }
+del _step, _en, _es
+
+# Problems that are the whole story: the text is not an answer to the step at all, so the
+# coach names this one and not the markers it also lacks.
+ROOT_PROBLEMS = frozenset(
+    {"non_answer", "circular", "is_question", "qualifier_reason", "agrees"}
+    | {f"{kind}_{step}" for kind in ("copies", "repeats") for step in STEP_IDS}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +407,11 @@ def _relation_problems(
         return ["unrelated"], False
     if step == "warrant":
         grounds = draft.get("grounds", "").strip()
-        links = [bool(shared_content(text, other, language)) for other in (claim, grounds) if other]
+        links = [
+            bool(shared_content(text, other, language) - GENERIC_WORDS)
+            for other in (claim, grounds)
+            if other
+        ]
         if links and not any(links):
             return ["unlinked"], False
         return [], len(links) == 2 and all(links)
@@ -342,6 +424,76 @@ def _relation_problems(
         ):
             return ["unsupported"], False
     return [], False
+
+
+# Words every topic shares: a warrant that shares only these with the argument links nothing.
+GENERIC_WORDS = frozenset(
+    (
+        "people", "person", "thing", "time", "day", "year", "way", "lot", "world", "everyone",
+        "gente", "persona", "cosa", "tiempo", "dia", "ano", "vez", "forma", "manera", "mundo",
+    )
+)  # fmt: skip
+
+
+def _only_the_claims_figures(step: str, text: str, draft: Mapping[str, str]) -> bool:
+    """Grounds whose only evidence is figures, all of them the claim's own ("9 a.m. instead of
+    8 a.m." again): the figures are the position, not evidence for it."""
+    if step != "grounds" or _has_any(fold(text), RULES["grounds"].markers):
+        return False
+    figures = set(re.findall(r"\d+", text))
+    return bool(figures) and figures <= set(re.findall(r"\d+", draft.get("claim", "")))
+
+
+def _judgment_problems(step: str, text: str, draft: Mapping[str, str], language: str) -> list[str]:
+    """What `coach.judgment` finds: the text is not an answer, or not this step's own."""
+    folded = fold(text)
+    if is_non_answer(text) and not (step == "qualifier" and _has_any(folded, DEGREE_MARKERS)):
+        return ["non_answer"]
+    for other_step in STEP_IDS:
+        other = draft.get(other_step, "").strip()
+        if other_step != step and other and copies(text, other):
+            return [f"copies_{other_step}"]
+    if (
+        step not in ("qualifier", "rebuttal")
+        and not is_truism(text)  # "War is war": nobody disputes it (the truism check)
+        and is_circular(text, language)
+    ):
+        return ["circular"]
+    if step == "claim" and is_question(text):
+        return ["is_question"]
+    restated = {
+        "grounds": ("claim",),
+        "warrant": ("claim", "grounds"),
+        "groundsBacking": ("grounds", "claim"),
+        "warrantBacking": ("warrant", "claim"),
+    }.get(step, ())
+    for other_step in restated:
+        if adds_nothing(text, draft.get(other_step, ""), language):
+            return [f"repeats_{other_step}"]
+    if step == "qualifier" and gives_a_reason(text):
+        return ["qualifier_reason"]
+    if step == "rebuttal" and agrees(text, draft.get("claim", ""), language):
+        return ["agrees"]
+    return []
+
+
+# What the server's guard holds any coach's proposal to (coach.guards.judgment_gate): a text
+# that begs the question or is another step's again is never kept, whoever proposed it.
+_GUARDED = frozenset(
+    {"circular"} | {p for p in ROOT_PROBLEMS if p.startswith(("copies_", "repeats_"))}
+)
+
+
+def circular_or_copied(
+    *, step: str, text: str, draft: Mapping[str, str], language: str = "en"
+) -> str | None:
+    """The problem when `text` is circular, another step's text again, or (grounds, a
+    warrant, a backing) what it should support said again; else None."""
+    stripped = text.strip()
+    if not stripped:
+        return None
+    found = [p for p in _judgment_problems(step, stripped, draft, language) if p in _GUARDED]
+    return found[0] if found else None
 
 
 def assess_step(
@@ -360,11 +512,18 @@ def assess_step(
     if looks_like_gibberish(stripped):
         # Nothing else can be judged in words nobody can read.
         return HeuristicResult(ok=False, problems=("not_words",))
+    judged = _judgment_problems(step, stripped, draft or {}, language)
+    if judged:
+        return HeuristicResult(ok=False, problems=tuple(judged))
     if step == "claim":
         if "is_question" not in problems and not has_verb(stripped, language):
             problems.append("no_verb")
-        if is_truism(stripped):
+        if is_truism(stripped) or (
+            "is_question" not in problems and not takes_a_position(stripped)
+        ):
             problems.append("truism")
+    if "no_evidence" not in problems and _only_the_claims_figures(step, stripped, draft or {}):
+        problems.append("no_evidence")
     related, links_both = _relation_problems(step, stripped, fold(stripped), draft or {}, language)
     problems.extend(related)
     if links_both and "no_principle" in problems:

@@ -24,9 +24,10 @@ and punctuation-insensitive ("SÍ!!", "si", "Sí, me sirve." are the same).
   don't get the difference from grounds.", "¿Qué es la garantía?"). It is
   answered, never graded as an attempt. `question_topic` says which element
   it is about: the first one it names ("grounds backing" before "grounds"),
-  else the current step. On the claim step a long question that names no
-  element and asks nothing about the task ("Should cities ban cars
-  downtown?") is a claim written as a question: an attempt, not this.
+  else the current step. On the claim step a question that names no element,
+  asks nothing about the task and has two content words or more ("Should
+  cities ban cars downtown?", "why does school start so early") is a claim
+  written as a question: an attempt, not this ("what is this?" is one).
 
 `classify` puts these in one order of precedence for both coaches: an empty
 message opens the step, then confirmation, write request, rewrite request,
@@ -41,6 +42,7 @@ from functools import lru_cache
 from typing import Literal
 
 from coach.text import fold
+from coach.wording import STOPWORDS
 
 __all__ = [
     "Intent",
@@ -266,9 +268,12 @@ def question_topic(message: str, current_step: str) -> list[str]:
     if named:
         return named
     about_the_task = bool(_ABOUT_THE_TASK.search(folded) or _CONFUSED.search(folded))
-    if about_the_task or current_step != "claim" or len(folded.split()) <= 6:
+    if about_the_task or current_step != "claim":
         return [current_step]
-    return []
+    # On the claim step, a question about the topic ("should homework be banned?", "why does
+    # school start so early") is a claim written as a question; "what is this?" is not.
+    content = [word for word in folded.split() if word not in STOPWORDS and len(word) > 2]
+    return [] if len(content) >= 2 else [current_step]
 
 
 IntentKind = Literal["open", "confirm", "write", "rewrite", "question", "attempt"]

@@ -12,20 +12,25 @@ tutor with a checklist does:
   garantía?", coach.intents): answers it with what the element is, how it
   differs from its neighbours and an example on another topic
   (coach.explain) — never a verdict on the question as if it were an attempt;
-- an attempt: names what `coach.heuristics.assess_step` finds weak (words
-  that are not words, a claim with no verb, grounds unrelated to the claim,
-  a warrant that links nothing ...) and asks the guiding question again;
-  when nothing is weak it checks the instructor's required criteria before
-  it praises (and names what they ask for when one is missing); when all is
-  well it says so and asks whether to use it — it does not propose unasked
-  (the coach guides first). Under hints only it points to the "Use my words
-  for ..." button instead: it never offers a proposal it may not make;
+- an attempt: names what `coach.heuristics.assess_step` finds wrong (words
+  that are not words, a circular reason, another step's text again, grounds
+  that restate the claim, a question or a plain fact as the claim, "idk", a
+  warrant that links nothing, a rebuttal that agrees ... : coach.judgment)
+  and asks the guiding question again; when nothing is wrong it checks the
+  instructor's required criteria before it praises (and names what they ask
+  for when one is missing); when all is well it says so and puts the
+  student's own words up as a proposal at once, so one press of Accept keeps
+  them. Under hints only it points to the "Use my words for ..." button
+  instead: it never offers a proposal it may not make;
 - a confirmation ("yes", "me sirve"): proposes the student's own text — the
   pending proposal, else their latest attempt at this step, else the draft —
-  unless the text misses a required criterion (it says what is missing
-  instead), or is the text the student just rejected;
-- a rewrite request: it cannot rewrite, so it says so, proposes the tidied
-  attempt and names what still needs work;
+  unless the text has a problem (it says which), misses a required criterion
+  (it says what is missing), or is the text the student just rejected:
+  flawed text is never proposed;
+- a rewrite request: it cannot rewrite, so it says so and proposes the tidied
+  attempt if it is fit to keep, else names what is wrong;
+- a complete argument: nothing is left to accept, so it proposes nothing and
+  says so;
 - "can you write it for me?": under hints only, the policy, kindly, then
   what the element needs and an example; otherwise as a rewrite request, or,
   with nothing of the student's to tidy, what the element needs and an
@@ -38,9 +43,9 @@ It varies its words: every sentence has two or three phrasings, chosen by
 the number of the student's messages on the step, skipping any sentence the
 previous reply said, so it never says the same sentence twice in a row.
 
-Confidence is fixed per situation (0.9 for confirmed text that passes the
-heuristics, 0.7 for a tidied rewrite that passes, 0.4-0.5 otherwise), so the
-advance guard behaves exactly as it does with the AI.
+Confidence is fixed per situation (0.9 for the student's good text, put up
+on an attempt or a confirmation, 0.7 for a tidied rewrite, 0.3-0.5 otherwise),
+so the first-turn and advance guards behave exactly as they do with the AI.
 """
 
 from __future__ import annotations
@@ -235,11 +240,6 @@ _SAY: dict[str, dict[str, tuple[str, ...]]] = {
             "Good: this reads as {as_}, with nothing essential missing.",
             "Yes, that holds up as {as_}.",
         ),
-        "ask_use": (
-            'Reply "yes" and I will put it up as a proposal: press {accept} on it to keep it '
-            "and move on.",
-            'Reply "yes" to get it as a proposal you can keep with {accept}, or keep refining it.',
-        ),
         "use_words": (
             "When you are happy with it, press {use} to keep it and move on.",
             "Press {use} to keep these words and move on, or keep refining them.",
@@ -257,16 +257,23 @@ _SAY: dict[str, dict[str, tuple[str, ...]]] = {
             "I have no text of yours for this step yet.",
         ),
         "unreadable": (
-            "I cannot propose that: {problems}.",
-            "That is not something I can put in your draft: {problems}.",
+            "I cannot put that up yet: {problems}.",
+            "That is not ready for your draft yet: {problems}.",
         ),
         "proposed_ok": (
-            "Here is your text as {the}: press {accept} to keep it and move on.",
             "I have put your words up as {the}: press {accept} to keep them and move on.",
+            "Here is your text as {the}: press {accept} to keep it and move on, or keep refining it.",
         ),
-        "proposed_weak": (
-            "Here is your text as {the}, but {problems}.",
-            "I have put your words up as {the}, but {problems}.",
+        "proposed_last": (
+            "I have put your words up as {the}: press {accept} to keep them and finish your "
+            "argument.",
+            "Here is your text as {the}, the last step: press {accept} to keep it and finish.",
+        ),
+        "complete": (
+            "Your argument is complete: all seven steps are in your draft. You can still change "
+            "any step in the draft.",
+            "All seven steps are done: your argument is complete. To change a step, edit it in the "
+            "draft.",
         ),
         "offline_rewrite": (
             "The offline coach cannot rewrite for you, so I tidied your own wording.",
@@ -288,12 +295,6 @@ _SAY: dict[str, dict[str, tuple[str, ...]]] = {
             "Bien: esto se lee como {as_} y no le falta nada esencial.",
             "Sí, eso se sostiene como {as_}.",
         ),
-        "ask_use": (
-            "Responde «sí» y lo pondré como propuesta: pulsa {accept} en ella para conservarlo "
-            "y avanzar.",
-            "Responde «sí» para recibirlo como una propuesta que puedes conservar con {accept}, "
-            "o sigue puliéndolo.",
-        ),
         "use_words": (
             "Cuando te guste, pulsa {use} para conservarlo y avanzar.",
             "Pulsa {use} para conservar estas palabras y avanzar, o sigue puliéndolas.",
@@ -312,16 +313,25 @@ _SAY: dict[str, dict[str, tuple[str, ...]]] = {
             "Aún no tengo ningún texto tuyo para este paso.",
         ),
         "unreadable": (
-            "No puedo proponer eso: {problems}.",
-            "Eso no es algo que pueda poner en tu borrador: {problems}.",
+            "Todavía no puedo proponer eso: {problems}.",
+            "Eso aún no está listo para tu borrador: {problems}.",
         ),
         "proposed_ok": (
-            "Aquí está tu texto como {as_}: pulsa {accept} para conservarlo y avanzar.",
             "He propuesto tus palabras como {as_}: pulsa {accept} para conservarlas y avanzar.",
+            "Aquí está tu texto como {as_}: pulsa {accept} para conservarlo y avanzar, o sigue "
+            "puliéndolo.",
         ),
-        "proposed_weak": (
-            "Aquí está tu texto como {as_}, pero {problems}.",
-            "He propuesto tus palabras como {as_}, pero {problems}.",
+        "proposed_last": (
+            "He propuesto tus palabras como {as_}: pulsa {accept} para conservarlas y terminar "
+            "tu argumento.",
+            "Aquí está tu texto como {as_}, el último paso: pulsa {accept} para conservarlo y "
+            "terminar.",
+        ),
+        "complete": (
+            "Tu argumento está completo: los siete pasos están en tu borrador. Aún puedes cambiar "
+            "cualquier paso en el borrador.",
+            "Los siete pasos están hechos: tu argumento está completo. Para cambiar un paso, "
+            "edítalo en el borrador.",
         ),
         "offline_rewrite": (
             "El coach sin conexión no puede reescribir por ti, así que ordené tu propia redacción.",
@@ -374,6 +384,8 @@ class OfflineTurn:
     title: str = ""
     # The page's language: the buttons the coach names are named as the page shows them.
     page_language: str = ""
+    # All seven steps are in the draft: nothing is left to propose or accept.
+    complete: bool = False
 
 
 def tidy(text: str) -> str:
@@ -436,8 +448,9 @@ def _from(turn: OfflineTurn, table: dict[str, dict[str, tuple[str, ...]]]) -> st
 
 
 def _problems_text(problems: Sequence[str], language: str) -> str:
+    """What is wrong, in words: the first two problems (more is a list, not a tip)."""
     joiner = _SAY.get(language, _SAY["en"])["and"][0]
-    return joiner.join(problem_message(problem, language) for problem in problems)
+    return joiner.join(problem_message(problem, language) for problem in problems[:2])
 
 
 def _candidate(turn: OfflineTurn) -> str:
@@ -469,11 +482,17 @@ def _result(turn: OfflineTurn, text: str, *, question: bool = True, **fields: An
 
 
 def _propose(turn: OfflineTurn, value: str, *, confidence_ok: float, lead: str) -> CoachAIResult:
+    """Put the student's own `value` up as a proposal, if it is fit to keep; else say why not.
+
+    Text with a problem is never proposed: a proposal is what one press of Accept keeps
+    (once, "yes" put grounds identical to the claim up, and Accept stored them).
+    """
     verdict = _assess(turn, value)
-    if "not_words" in verdict.problems:
-        # Nothing to keep in a draft: say why instead of proposing it.
+    if not verdict.ok:
         problems = _problems_text(verdict.problems, turn.language)
-        return _result(turn, _say(turn, "unreadable", problems=problems), confidence=0.2)
+        said = _say(turn, "unreadable", problems=problems)
+        text = " ".join(part for part in (lead, said, _from(turn, _HINTS)) if part)
+        return _result(turn, text, confidence=0.3)
     if turn.rejected_value and normalise(value) == normalise(turn.rejected_value):
         # The student has just turned these words down: a "yes" does not bring them back.
         said = notes.rejected_again(step=turn.step, language=turn.language)
@@ -483,31 +502,18 @@ def _propose(turn: OfflineTurn, value: str, *, confidence_ok: float, lead: str) 
         # The accept endpoint would refuse it: say what is missing instead of offering it.
         said = _criteria(turn, unmet, held_back=True)
         return _result(turn, " ".join(part for part in (lead, said) if part), confidence=0.4)
-    proposal = ProposedUpdate(field=turn.step, value=value, rationale=lead or None)
-    if verdict.ok:
-        text = " ".join(part for part in (lead, _say(turn, "proposed_ok")) if part)
-        following = next_step(turn.step)
-        advance: dict[str, Any] = (
-            {"isComplete": True}
-            if following is None
-            else {"shouldAdvance": True, "nextStep": following}
-        )
-        return _result(
-            turn, text, question=False, confidence=confidence_ok, proposedUpdate=proposal, **advance
-        )
-    problems = _problems_text(verdict.problems, turn.language)
-    if _first_attempt(turn):
-        # The first-turn guard would take a weak proposal off the first message, and the
-        # words would promise a card that is not there: name what is weak instead.
-        text = " ".join(part for part in (lead, _say(turn, "weak", problems=problems)) if part)
-        return _result(turn, f"{text} {_from(turn, _HINTS)}", confidence=0.4)
-    text = " ".join(part for part in (lead, _say(turn, "proposed_weak", problems=problems)) if part)
-    return _result(turn, text, confidence=0.4, proposedUpdate=proposal)
-
-
-def _first_attempt(turn: OfflineTurn) -> bool:
-    """No earlier message on this step but questions (as coach.turn_store counts it)."""
-    return all(classify(text, turn.step).kind == "question" for text in turn.step_messages)
+    proposal = ProposedUpdate(field=turn.step, value=value, rationale=None)
+    following = next_step(turn.step)
+    keep = _say(turn, "proposed_ok" if following is not None else "proposed_last")
+    text = " ".join(part for part in (lead, keep) if part)
+    advance: dict[str, Any] = (
+        {"isComplete": True}
+        if following is None
+        else {"shouldAdvance": True, "nextStep": following}
+    )
+    return _result(
+        turn, text, question=False, confidence=confidence_ok, proposedUpdate=proposal, **advance
+    )
 
 
 def _open_step(turn: OfflineTurn) -> CoachAIResult:
@@ -622,13 +628,17 @@ def _attempt(turn: OfflineTurn) -> CoachAIResult:
         # No praise for text the instructor's rule would refuse: say what it asks for.
         said = f"{_say(turn, 'criteria_first')} {_criteria(turn, unmet, held_back=False)}"
         return _result(turn, said, confidence=0.5)
-    text = f"{_say(turn, 'good')} {_say(turn, 'ask_use')}"
-    return _result(turn, text, question=False, confidence=0.75)
+    # The student's own words are good: put them up at once, so one press of Accept keeps
+    # them (type, Accept: not type, "yes", Accept).
+    return _propose(turn, tidy(turn.message), confidence_ok=0.9, lead=_say(turn, "good"))
 
 
 def offline_reply(turn: OfflineTurn) -> CoachAIResult:
     """The offline coach's reply to one student message (empty = open the step)."""
     intent = classify(turn.message, turn.step)
+    if turn.complete and intent.kind != "question":
+        # Nothing is left to accept: no proposal, no button to press.
+        return _result(turn, _say(turn, "complete"), question=False)
     if intent.kind == "open":
         return _open_step(turn)
     if intent.kind == "confirm":

@@ -70,8 +70,22 @@ When to propose text (proposedUpdate, for the current step only, with a non-empt
 - the student confirms a suggestion you made ("yes", "ok", "that works", "use that", "sí", "me sirve" ...);
 - the student asks you to rewrite, improve, rephrase or fix it;
 - the draft text is weak, is in the wrong place (grounds typed into the claim) or does not fit the element's definition: propose a corrected version;
-- a first attempt is already excellent: propose it as is, with confidence 0.8 or more.
-Do not propose on the student's first message for a step, when they have not engaged yet, or when their text is decent but they could still improve it: then coach.
+- the student's own text for the step is good (first attempt or not): propose it as is, in their words, with confidence 0.8 or more, so that one press of "{accept}" keeps it. Do not ask them to reply "yes" first.
+Do not propose when the student has not engaged yet, or when their text is decent but they could still improve it: then coach.
+
+What never counts, whatever markers it has (say what is wrong in one sentence a 15-year-old understands, in {language_name}; never praise it and never propose it):
+- a circular claim or warrant: its reason says the same as what it supports ("Homework should be banned because it should be banned.", "porque sí", "because it's true");
+- grounds that restate the claim, word for word or lightly reworded, even when the claim's own numbers are in them: grounds must add evidence the claim does not already state;
+- a step's text copied from another step of the draft (the claim sent again at the grounds step, the grounds again as the backing);
+- a question as the claim, or a claim nobody could disagree with (a plain fact, a definition);
+- "idk", "yes", "no", "nothing" or filler as the content of a step;
+- a warrant about something other than the grounds and the claim;
+- backing that only repeats what it backs (the grounds or the warrant again, or "it is true");
+- a qualifier that gives a new reason ("probably because ...") instead of a degree;
+- a rebuttal that agrees with the claim or says there is no exception, instead of naming a case where the claim would not hold;
+- off-topic text.
+Good ordinary answers are accepted without nagging: do not ask for more than the element needs.
+The server holds every proposal to these rules too: a circular text or another step's text is removed from your reply, with your words.
 
 confidence (0-1) is how sure you are that the proposal (or the draft, if no proposal) is a good {step_word} for the step.
 Set shouldAdvance with nextStep (the next element) only when the step's text is good enough to move on. On the last element (rebuttal), set isComplete instead.
@@ -83,6 +97,8 @@ The instructor's rules for this argument are in the context under "instructor":
 - "required_for_this_step": criteria the instructor requires of this step's text. Never call text good, and never propose text, that misses one of them: say which one is missing and how the student could meet it. Every proposal you make must meet all of them (the server removes one that does not).
 - "proposals_allowed": false means the assignment is hints only. Then never set proposedUpdate, never offer to write, propose or put up text, and never ask the student to reply "yes" so that you can. The student's own words are kept with the button "{use_words}" below the chat: when their text is good enough (and meets the required criteria), tell them to press it. If they ask you to write it for them, say kindly that for this assignment the words must be theirs, then help: what the element needs, and an example on a different topic.
 
+When the context says "argument_complete": true, all seven steps are in the draft: propose nothing, do not advance, and never ask the student to press "{accept}": there is nothing left to accept.
+
 Questions are not attempts. When the context gives "student_asks_about" (a list of elements, the first one asked about), the student asked what an element is or how it differs from another, or how to do the task: answer that question. Say what the element is, how it differs from the elements next to it (from the second element listed, if there is one), and give a short example on a different topic than the student's. Do not grade the message as an attempt at the step: no verdict on it, no proposedUpdate, no shouldAdvance."""
 
 _STEP_WORD = {"en": "text", "es": "texto"}
@@ -90,8 +106,8 @@ _ANY_ELEMENT = {"en": "<the element>", "es": "<el elemento>"}
 _LANGUAGE_NAME = {"en": "English", "es": "Spanish (español)"}
 
 FIRST_TURN_HINT = {
-    "en": "This is the student's first message for this step: coach rather than propose. Propose only if their text is already excellent (confidence 0.8 or more) or they ask for a rewrite.",
-    "es": "Es el primer mensaje del estudiante en este paso: guía en lugar de proponer. Propón solo si su texto ya es excelente (confianza 0,8 o más) o si pide que lo reescribas.",
+    "en": "This is the student's first message for this step: coach rather than propose, unless their own text is already good (then propose it as is, confidence 0.8 or more, so one Accept keeps it) or they ask for a rewrite.",
+    "es": "Es el primer mensaje del estudiante en este paso: guía en lugar de proponer, salvo que su propio texto ya sea bueno (entonces propónlo tal cual, confianza 0,8 o más, para que lo conserve con un solo Aceptar) o que pida que lo reescribas.",
 }
 
 
@@ -152,6 +168,8 @@ class TurnFacts:
     question_topics: tuple[str, ...] = ()
     # "Can you write it for me?" (coach.intents.is_write_request).
     asks_to_write: bool = False
+    # All seven steps are in the draft: nothing is left to propose or accept.
+    is_complete: bool = False
 
 
 def _context_block(facts: TurnFacts) -> str:
@@ -165,6 +183,7 @@ def _context_block(facts: TurnFacts) -> str:
         "first_message_for_this_step": facts.is_first_turn,
         "student_asks_you_to_write_it": facts.asks_to_write,
         "student_asks_about": list(facts.question_topics) or None,
+        "argument_complete": facts.is_complete,
         "instructor": {
             "proposals_allowed": facts.proposals_allowed,
             "required_for_this_step": list(facts.required_for_this_step),

@@ -150,6 +150,8 @@ def _context(state: TurnState, message: str) -> GuardContext:
         page_language=state.page_language,
         question_topics=intent.topics if intent.kind == "question" else (),
         rejected_value=state.rejected_value,
+        draft=_draft_texts(argument),
+        complete=argument.completed_at is not None,
     )
 
 
@@ -171,6 +173,7 @@ async def _ai_reply(
         required_for_this_step=tuple(state.policy.requirements.get(argument.current_step, [])),
         question_topics=context.question_topics,
         asks_to_write=bool(message) and is_write_request(message),
+        is_complete=context.complete,
     )
     messages = build_messages(history=state.history, message=message, facts=facts)
     try:
@@ -228,6 +231,7 @@ async def _offline_reply(
             rejected_value=context.rejected_value,
             title=argument.title,
             page_language=state.page_language,
+            complete=context.complete,
         )
     )
     shown = 0

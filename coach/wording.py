@@ -74,6 +74,8 @@ STOPWORDS = _word_set(
     ha han he hemos haber muy más menos mucho muchos mucha muchas poco todo toda todos todas
     otro otra otros otras mismo misma como cuando donde porque también solo sólo tan cada
     jaja vale bueno pues cosa cosas
+    deberia deberian deberiamos deberias debe deben debemos debes debo deba deban debamos
+    puede pueden podria podrian podemos puedo pueda puedan
     """
 )
 

@@ -15,12 +15,13 @@ from coach.guards import (
     confirmation,
     empty_value,
     first_turn_bias,
+    judgment_gate,
     next_step_correction,
     question_appending,
     schema_validation,
     step_coercion,
 )
-from coach.schemas import CoachAIResult
+from coach.schemas import CoachAIResult, ProposedUpdate
 from coach.steps import STEP_IDS, next_step
 
 GOOD_TEXT = {
@@ -67,6 +68,8 @@ def test_it_runs_the_guards_in_the_documented_order() -> None:
         "no_proposals",
         "rejected_again",
         "criteria_gate",
+        "judgment_gate",
+        "completed",
         "schema_validation",
         "question_appending",
     ]
@@ -312,8 +315,8 @@ def test_it_records_one_decision_per_guard_in_order() -> None:
     outcome = apply_guards(result=raw, context=context("claim"))
     assert [d.name for d in outcome.decisions] == [
         "step_coercion", "empty_value", "question", "first_turn_bias", "advance_gating",
-        "next_step", "confirmation", "no_proposals", "rejected", "criteria", "schema",
-        "question_appending",
+        "next_step", "confirmation", "no_proposals", "rejected", "criteria", "judgment",
+        "complete", "schema", "question_appending",
     ]  # fmt: skip
     final = outcome.result
     assert (final.step, final.proposedUpdate.field, final.nextStep) == ("claim", "claim", "grounds")
@@ -334,7 +337,7 @@ def test_it_names_the_failed_guard_when_rejecting() -> None:
     with pytest.raises(GuardRejected) as caught:
         apply_guards(result=raw, context=context())
     assert caught.value.decisions[-1].name == "schema"
-    assert len(caught.value.decisions) == 11  # ten before schema, then schema
+    assert len(caught.value.decisions) == 13  # twelve before schema, then schema
 
 
 # An instructor's policy (coach.policy) -------------------------------------
@@ -429,3 +432,62 @@ def test_it_never_grades_a_question_as_an_attempt(field: str) -> None:
     outcome = apply_guards(result=graded, context=ctx)
     assert getattr(outcome.result, field) is None
     assert next(d for d in outcome.decisions if d.name == "question").changed
+
+
+# Judgment: circular and copied text, whatever the model says ----------------
+
+
+SCHOOL = {
+    "claim": "Schools should start at 9 a.m. instead of 8 a.m.",
+    "grounds": "A 2017 study of 9,000 students found that later starts meant more sleep.",
+}
+
+
+@pytest.mark.parametrize(
+    ("step", "value", "language", "says"),
+    [
+        ("warrant", "Homework should be banned because it should be banned.", "en", "own reason"),
+        ("claim", "Homework should be banned because it should be banned.", "en", "own reason"),
+        ("grounds", SCHOOL["claim"], "en", "same text as your claim"),
+        ("grounds", "schools should start at 9 am instead of 8 am", "en", "same text"),
+        ("grounds", "The fact is schools must start at 9 and not 8.", "en", "your claim again"),
+        ("groundsBacking", SCHOOL["grounds"], "en", "same text as your grounds"),
+        ("warrant", "Deberían prohibir los deberes porque deberían prohibirlos.", "es", "razón"),
+    ],
+)
+def test_it_holds_back_circular_and_copied_text_whatever_the_model_says(
+    step: str, value: str, language: str, says: str
+) -> None:
+    raw = CoachAIResult(
+        assistantText="Great job, that works perfectly!",
+        step=step,
+        confidence=0.95,
+        proposedUpdate=ProposedUpdate(field=step, value=value),
+        shouldAdvance=True,
+        nextStep="rebuttal",
+    )
+    ctx = context(step, draft=SCHOOL, language=language)
+    final = apply_guards(result=raw, context=ctx).result
+    assert final.proposedUpdate is None and not final.shouldAdvance and not final.isComplete
+    assert "Great job" not in final.assistantText and says in final.assistantText
+
+
+def test_it_holds_back_an_advance_on_a_circular_draft() -> None:
+    raw = result("warrant", confidence=0.9, shouldAdvance=True, nextStep="groundsBacking")
+    circular = "Cars should be banned because cars should be banned."
+    guarded, decision = judgment_gate(raw, context("warrant", draft_text=circular, draft=SCHOOL))
+    assert decision.changed and not guarded.shouldAdvance
+
+
+def test_it_keeps_a_good_proposal() -> None:
+    value = "If students sleep more, they concentrate better and learn more."
+    raw = result("warrant", confidence=0.9, proposedUpdate=proposal("warrant", value))
+    guarded, decision = judgment_gate(raw, context("warrant", draft=SCHOOL))
+    assert not decision.changed and guarded.proposedUpdate.value == value
+
+
+def test_it_proposes_nothing_once_the_argument_is_complete() -> None:
+    raw = result("rebuttal", confidence=0.9, isComplete=True, proposedUpdate=proposal("rebuttal"))
+    final = apply_guards(result=raw, context=context("rebuttal", complete=True)).result
+    assert final.proposedUpdate is None and not final.isComplete
+    assert "Accept" not in final.assistantText and "nothing left to accept" in final.assistantText

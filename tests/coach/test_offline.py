@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from coach.guards import GuardContext, apply_guards
+from coach.guards import FIRST_TURN_CONFIDENCE, GuardContext, apply_guards
+from coach.heuristics import assess_step
 from coach.offline import GUIDING_QUESTIONS, OfflineTurn, offline_reply, split_for_stream, tidy
 from coach.steps import STEP_IDS
 
@@ -40,9 +43,34 @@ def test_it_names_weaknesses_in_spanish() -> None:
     assert "excepción" in reply.assistantText
 
 
-def test_it_guides_first_even_when_the_attempt_is_good() -> None:
-    reply = offline_reply(turn("Cities should ban cars downtown.", step="claim"))
-    assert reply.proposedUpdate is None and "yes" in reply.assistantText
+def test_it_puts_good_words_up_at_once_so_one_accept_keeps_them() -> None:
+    # Type, "yes", Accept used to be three moves a step; a good attempt is one Accept.
+    reply = offline_reply(turn("cities should ban cars downtown", step="claim"))
+    assert reply.proposedUpdate.value == "Cities should ban cars downtown."
+    assert reply.confidence >= FIRST_TURN_CONFIDENCE  # the first-turn guard keeps it
+    assert '"Accept"' in reply.assistantText and "yes" not in reply.assistantText
+    guarded = apply_guards(
+        result=reply,
+        context=GuardContext(current_step="claim", draft_text="", is_first_turn=True),
+    ).result
+    assert guarded.proposedUpdate is not None and guarded.shouldAdvance
+
+
+def test_it_says_finish_not_move_on_on_the_last_step() -> None:
+    reply = offline_reply(turn("unless it rains a lot", step="rebuttal"))
+    assert reply.isComplete and "finish" in reply.assistantText
+    assert "move on" not in reply.assistantText
+
+
+@pytest.mark.parametrize("message", ["", "yes", "unless it rains", "fix it"])
+def test_it_offers_nothing_to_accept_once_the_argument_is_complete(message: str) -> None:
+    done = OfflineTurn(
+        step="rebuttal", language="en", message=message, draft_text="unless it rains",
+        step_messages=("unless it rains",), pending_proposal=None, complete=True,
+    )  # fmt: skip
+    reply = offline_reply(done)
+    assert reply.proposedUpdate is None and not reply.isComplete
+    assert "Accept" not in reply.assistantText and "complete" in reply.assistantText
 
 
 @pytest.mark.parametrize(("confirm", "language"), [("yes", "en"), ("Sí, me sirve.", "es")])
@@ -54,14 +82,16 @@ def test_it_proposes_the_students_own_text_on_confirmation(confirm: str, languag
 
 
 def test_it_prefers_the_pending_proposal_on_confirmation() -> None:
-    pending = {"field": "claim", "value": "Cars out of city centres now.", "rationale": ""}
+    pending = {"field": "claim", "value": "Cities should keep cars out.", "rationale": ""}
     reply = offline_reply(turn("ok", step_messages=["something else"], pending_proposal=pending))
-    assert reply.proposedUpdate.value == "Cars out of city centres now."
+    assert reply.proposedUpdate.value == "Cities should keep cars out."
 
 
-def test_it_proposes_but_does_not_advance_weak_confirmed_text() -> None:
+def test_it_never_proposes_weak_confirmed_text() -> None:
+    # "yes" used to put flawed words up ("... but it carries no evidence") and Accept kept them.
     reply = offline_reply(turn("yes", step="grounds", step_messages=["cars are bad"]))
-    assert reply.proposedUpdate.value == "Cars are bad." and not reply.shouldAdvance
+    assert reply.proposedUpdate is None and not reply.shouldAdvance
+    assert "no evidence" in reply.assistantText and "put your words up" not in reply.assistantText
 
 
 def test_it_has_nothing_to_propose_before_the_student_wrote_anything() -> None:
@@ -116,3 +146,36 @@ def test_it_promises_no_card_the_first_turn_guard_would_take_away() -> None:
     assert guarded.proposedUpdate is None
     assert "put your words up" not in guarded.assistantText
     assert "Here is your text" not in guarded.assistantText
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    text=st.one_of(
+        st.sampled_from(
+            [
+                "Cities should ban cars downtown.",
+                "Cities should ban cars downtown because they should.",
+                "idk",
+                "In Madrid, pollution fell 30% after the ban in 2018.",
+                "unless it rains",
+                "probably because cars are loud",
+            ]
+        ),
+        st.text(max_size=80),
+    ),
+    step=st.sampled_from(STEP_IDS),
+    confirm=st.booleans(),
+)
+def test_it_only_ever_proposes_text_it_finds_nothing_wrong_with(
+    text: str, step: str, confirm: bool
+) -> None:
+    draft = {"claim": "Cities should ban cars downtown.", "grounds": "Pollution fell 30% in 2018."}
+    draft.pop(step, None)
+    offline = OfflineTurn(
+        step=step, language="en", message="yes" if confirm else text, draft_text="",
+        step_messages=(text,) if confirm else (), pending_proposal=None, draft=draft,
+    )  # fmt: skip
+    proposal = offline_reply(offline).proposedUpdate
+    if proposal is not None:
+        verdict = assess_step(step=step, text=proposal.value, draft=draft, language="en")
+        assert verdict.ok, (proposal.value, verdict.problems)
