@@ -27,15 +27,7 @@ install: $(VENV)/.installed node_modules/.package-lock.json
 # A development server: DEBUG on, SQLite unless DATABASE_URL, no Redis needed.
 run: install
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
-	DEBUG=$${DEBUG:-1} $(PY) manage.py seed_demo
-	DEBUG=$${DEBUG:-1} $(PY) manage.py setup_instructors instructor
-	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_class
-	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_debate
-	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_tournament
-	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_stress_test
-	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_trial
-	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_inquiry
-	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo_discussion
+	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demos
 	@echo "Serving on http://$(HOST):$(PORT)/"
 	DEBUG=$${DEBUG:-1} $(VENV)/bin/uvicorn config.asgi:application --lifespan off --host $(HOST) --port $(PORT)
 

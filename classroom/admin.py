@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
@@ -107,6 +108,31 @@ class ClassroomAdmin(NotYoursIs404, admin.ModelAdmin):
                 "to the other list."
             )
         return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, **kwargs)
+        teacher = request.user
+
+        class OneNamePerInstructor(form):
+            """Two of one instructor's classes by the same name cannot be told apart in
+            the lists, the grid or a student's dashboard: refused, with the reason."""
+
+            def clean_name(self) -> str:
+                name = self.cleaned_data["name"]
+                others = Classroom.objects.filter(instructors=teacher, name__iexact=name.strip())
+                if self.instance.pk is not None:
+                    others = others.exclude(pk=self.instance.pk)
+                if others.exists():
+                    raise ValidationError(
+                        _(
+                            "You already teach a class named %(name)s. Give this one a name "
+                            "you can tell apart, e.g. with the year or the group."
+                        )
+                        % {"name": name}
+                    )
+                return name
+
+        return OneNamePerInstructor
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
         # Whoever creates a class teaches it: chosen already.

@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from classroom.also_asked import also_asked, latest_by_argument
 from classroom.criteria import criterion, parse_required
@@ -69,8 +69,10 @@ def _discussion_page(assignment: Assignment) -> HttpResponse | None:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def join(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":  # a link or a typed address: the form, not a 405
+        return render(request, "classroom/join.html")
     form = JoinForm(request.POST)
     if not form.is_valid():
         messages.error(request, form.errors["code"][0])

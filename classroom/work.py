@@ -13,6 +13,7 @@ from classroom.models import Submission
 from classroom.presenters import page_language
 from coach.models import CoachTurn
 from coach.steps import STEPS, label_for
+from coach.toulmin_views import diagram_connector
 
 __all__ = ["work_context"]
 
@@ -29,6 +30,9 @@ def work_context(submission: Submission) -> dict[str, Any]:
             "label": step_label[step.id],
             "text": getattr(argument, step.field),
             "provenance": argument.provenance.get(step.field, ""),
+            "connector": diagram_connector(
+                step.field, getattr(argument, step.field), language=argument.language
+            ),
         }
         for step in STEPS
     }

@@ -9,8 +9,8 @@ escaped by its own grammar, and the tests read every export with the real tool
 - JSON: `ToulminExport` itself, versioned (`format`, `version`), the shape to
   load back into a program (schemas/argue.toulmin.v1.schema.json).
 - Markdown (CommonMark): a title and one "##" heading per step, in the
-  argument's language. A student's text is text: every ASCII punctuation
-  character is backslash-escaped, whitespace at a line's ends is a character
+  argument's language. A student's text is text: what CommonMark would read
+  as markup is backslash-escaped (nothing else, so it reads as prose), whitespace at a line's ends is a character
   reference, line breaks are hard breaks and blank lines separate paragraphs.
 - Argdown (argdown.org): the argument as a premise-conclusion structure
   (grounds and warrant -> claim, the qualifier as the inference's data),
@@ -102,12 +102,34 @@ def to_json(argument: ToulminExport) -> str:
 # --- Markdown -----------------------------------------------------------------
 
 # CommonMark lets a backslash escape every ASCII punctuation character, and an
-# escaped character is always literal text: no heading, list, quote, fence,
-# table, emphasis, link, image, autolink, entity or HTML can start from it.
-_MD_PUNCTUATION = frozenset(r"""!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~""")
+# escaped character is always literal text. Only the characters that could start
+# markup are escaped, so the file reads as prose ("9 a.m.", "8:30", "parents'"):
+# anywhere in a line, the ones that open emphasis, code, links and images, and a
+# backslash itself; "&" before what would be an entity, "<" before what would be
+# HTML or an autolink; at a line's start, what would open a heading, a quote, a
+# list item, a thematic break, a setext underline or a fence (CommonMark 0.31,
+# sections 4 and 6).
+_MD_ALWAYS = frozenset("\\`*_[]")
+_MD_ENTITY = re.compile(r"&(?=#?\w+;)")
+_MD_TAG = re.compile(r"<(?=[A-Za-z/!?])")
+_MD_LINE_START = re.compile(r"[#>=~+-]|\d{1,9}(?=[.)](?:\s|$))")
 # A line ending in CommonMark is \n, \r\n or \r (never \f or \u2028).
 _MD_LINE_ENDING = re.compile(r"\r\n|\r|\n")
 _MD_UNESCAPE = re.compile(r"""\\([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])|&#(\d+);""")
+
+
+def _md_escape(body: str) -> str:
+    """``body`` (no whitespace at its ends) with what CommonMark would read as markup
+    backslash-escaped, and nothing else."""
+    out = "".join("\\" + c if c in _MD_ALWAYS else c for c in body)
+    out = _MD_TAG.sub(r"\\<", _MD_ENTITY.sub(r"\\&", out))
+    if match := _MD_LINE_START.match(out):
+        if match.group(0)[0].isdigit():  # "1. " or "1) " would start an ordered list
+            end = match.end()
+            out = out[:end] + "\\" + out[end:]
+        else:
+            out = "\\" + out
+    return out
 
 
 def _md_blank(line: str) -> bool:
@@ -116,14 +138,14 @@ def _md_blank(line: str) -> bool:
 
 
 def _md_line(line: str) -> str:
-    """One line of text as Markdown text: every ASCII punctuation character escaped, and
-    the whitespace at either end as character references (a paragraph strips it, and
+    """One line of text as Markdown text: what would be markup escaped, and the
+    whitespace at either end as character references (a paragraph strips it, and
     four leading spaces would start a code block)."""
     body = line.lstrip()
     lead = line[: len(line) - len(body)]
     body = body.rstrip()
     trail = line[len(lead) + len(body) :]
-    escaped = "".join("\\" + c if c in _MD_PUNCTUATION else c for c in body)
+    escaped = _md_escape(body)
     return "".join(map(_md_reference, lead)) + escaped + "".join(map(_md_reference, trail))
 
 

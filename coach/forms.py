@@ -22,6 +22,19 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Django's own help texts speak Spanish as "usted" ("Su contraseña…"); the site
+        # says "tú", so the form says its rules in the site's own words.
+        self.fields["username"].help_text = _(
+            "Up to 150 characters: letters, digits and @ . + - _ only."
+        )
+        self.fields["password1"].help_text = _(
+            "At least 8 characters, not only digits, not a common password and not like "
+            "your username."
+        )
+        self.fields["password2"].help_text = _("Type the same password again, to check it.")
+
 
 class ArgumentForm(forms.Form):
     """What a student chooses before the first coach turn.

@@ -90,7 +90,7 @@ def import_debate(*, data: dict[str, Any], is_demo: bool) -> Debate:
             argument.origin_attack = attacks[entry["origin_attack"]]
             argument.save(update_fields=["origin_attack"])
     DebateEvent.objects.bulk_create(
-        DebateEvent(debate=debate, seq=e["seq"], type=e["type"], payload=e["payload"])
+        DebateEvent(debate=debate, seq=e["seq"], type=e["type"], payload=_coded(e["payload"]))
         for e in data["events"]
     )
     LLMCall.objects.bulk_create(
@@ -102,6 +102,15 @@ def import_debate(*, data: dict[str, Any], is_demo: bool) -> Debate:
     )
     debate.refresh_from_db()
     return debate
+
+
+def _coded(payload: Any) -> Any:
+    """An event of an export from before stops had codes: its English ``detail`` read
+    back into its code and parameters, which the live page words in the reader's language."""
+    if not isinstance(payload, dict) or payload.get("code") or not payload.get("detail"):
+        return payload
+    code, params = legacy_code(payload["detail"]) or ("", {})
+    return {**payload, "code": code, "params": params} if code else payload
 
 
 def _persona(entry: dict[str, Any]) -> Persona:

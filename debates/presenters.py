@@ -299,6 +299,7 @@ def graph_words() -> GraphWords:
     """The graph picture's own words, in the language of the request."""
     return GraphWords(
         not_counted=_("not counted"),
+        labels={"IN": _("stands"), "OUT": _("defeated"), "UNDEC": _("undecided")},
         node_tooltip=_("%(id)s (%(label)s) — %(speaker)s, round %(round)s: %(claim)s"),
         kinds=dict(AttackType.choices),
         attacks={
@@ -309,7 +310,7 @@ def graph_words() -> GraphWords:
         uncounted_attack=_("%(attack)s (not counted)"),
         faint=_("faint: not counted (invalid or duplicate)"),
         description=_(
-            "%(arguments)s arguments (%(IN)s IN, %(OUT)s OUT, %(UNDEC)s UNDEC) "
+            "%(arguments)s arguments (%(IN)s standing, %(OUT)s defeated, %(UNDEC)s undecided) "
             "and %(counted)s counted attacks."
         ),
     )

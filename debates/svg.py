@@ -26,10 +26,12 @@ faint, with an empty label: it is shown for the record, not judged.
 Every piece of model text is escaped for XML: a claim containing ``<script>``
 is text in a ``<text>`` element, never markup.
 
-The picture's own words (legend, tooltips, description) come in a
-:class:`GraphWords`, English by default: the site passes them translated into
-the page's language, and this module stays free of Django. The labels IN /
-OUT / UNDEC are the formal terms and stay as they are.
+The picture's own words (legend, tooltips, description, and the labels in
+plain words: "stands", "defeated", "undecided") come in a :class:`GraphWords`,
+English by default: the site passes them translated into the page's language,
+and this module stays free of Django. The formal labels IN / OUT / UNDEC stay
+in each node's class, where a script or a stylesheet reads them, never in the
+words a reader reads.
 """
 
 from __future__ import annotations
@@ -115,7 +117,11 @@ class GraphWords:
     """Every word the picture says itself; %(name)s placeholders are filled in here."""
 
     not_counted: str = "not counted"
-    # "A3 (IN) — The Empiricist, round 1: claim"
+    # formal label -> the word shown in the node, its tooltip and the legend
+    labels: Mapping[str, str] = field(
+        default_factory=lambda: {"IN": "stands", "OUT": "defeated", "UNDEC": "undecided"}
+    )
+    # "A3 (stands) — The Empiricist, round 1: claim"
     node_tooltip: str = "%(id)s (%(label)s) — %(speaker)s, round %(round)s: %(claim)s"
     # attack type -> its name in the legend
     kinds: Mapping[str, str] = field(
@@ -132,7 +138,7 @@ class GraphWords:
     uncounted_attack: str = "%(attack)s (not counted)"
     faint: str = "faint: not counted (invalid or duplicate)"
     description: str = (
-        "%(arguments)s arguments (%(IN)s IN, %(OUT)s OUT, %(UNDEC)s UNDEC) "
+        "%(arguments)s arguments (%(IN)s standing, %(OUT)s defeated, %(UNDEC)s undecided) "
         "and %(counted)s counted attacks."
     )
 
@@ -271,7 +277,7 @@ def _node(node: GraphNode, at: tuple[int, int], words: GraphWords) -> str:
     counted = node.label in LABEL_STYLES
     label = node.label if counted else "UNCOUNTED"
     fill, stroke, ink = LABEL_STYLES[node.label] if counted else UNCOUNTED_NODE
-    word = label if counted else words.not_counted
+    word = words.labels.get(label, label) if counted else words.not_counted
     extra = "" if counted else ' stroke-dasharray="4 3" opacity="0.55"'
     claim = _short(node.claim, CLAIM_CHARS)
     tooltip = words.node_tooltip % {
@@ -371,9 +377,9 @@ def _legend(*, top: int, words: GraphWords) -> str:
     for label, (fill, stroke, ink) in LABEL_STYLES.items():
         parts.append(
             f'<rect x="{x}" y="0" width="14" height="14" rx="3" fill="{fill}" stroke="{stroke}"/>'
-            f'<text x="{x + 20}" y="12" fill="{ink}">{label}</text>'
+            f'<text x="{x + 20}" y="12" fill="{ink}">{escape(words.labels.get(label, label))}</text>'
         )
-        x += 80
+        x += max(80, 20 + 7 * len(words.labels.get(label, label)) + 18)
     x = 0
     for kind, (colour, dash) in ATTACK_STYLES.items():
         name = words.kinds.get(kind, kind)

@@ -57,7 +57,6 @@ class ObjectionForm(_PremisesMixin, forms.Form):
     attack_type = forms.ChoiceField(
         label=_("How you object"), choices=AttackType.choices, widget=forms.RadioSelect
     )
-    component = forms.ChoiceField(label=_("What you attack"), choices=Component.choices)
     premise_index = forms.TypedChoiceField(
         label=_("Which premise"), required=False, coerce=int, empty_value=None, choices=()
     )
@@ -65,6 +64,20 @@ class ObjectionForm(_PremisesMixin, forms.Form):
     premise_1 = _text(_("Because (optional)"), required=False)
     premise_2 = _text(_("And because (optional)"), required=False)
     question = forms.CharField(required=False, widget=forms.HiddenInput, max_length=60)
+
+    #: The type decides the part attacked (a rebut denies the claim, an undermine a
+    #: premise, an undercut the inference): one choice for the student, not two to match.
+    COMPONENT_FOR = {
+        AttackType.REBUT: Component.CLAIM,
+        AttackType.UNDERMINE: Component.PREMISE,
+        AttackType.UNDERCUT: Component.INFERENCE,
+    }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if attack_type := data.get("attack_type"):
+            data["component"] = str(self.COMPONENT_FOR[attack_type])
+        return data
 
     def __init__(self, *args: Any, premises: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

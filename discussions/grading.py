@@ -110,7 +110,7 @@ class StudentRow:
     objections: int = 0
     standing: int = 0  # their visible posts that stand now (at the end, once closed)
     hidden: int = 0
-    replies: int = 0  # visible objections by others to their posts
+    replies: int = 0  # visible objections by classmates to their posts
     questions: list[str] = field(default_factory=list)  # the critical questions they used
     submission: Submission | None = None
     released: bool = False
@@ -159,7 +159,15 @@ def student_rows(
                     ] += 1
         target = by_id.get(post.target_id) if post.target_id else None
         owner = rows.get(target.author_id) if target is not None else None
-        if owner is not None and not post.hidden and target.author_id != post.author_id:
+        # A reply is a classmate's objection (docs/discussions.md): not the author's own,
+        # and not the instructor's, who is in no row.
+        classmate = post.author_id in rows and target is not None
+        if (
+            owner is not None
+            and classmate
+            and not post.hidden
+            and target.author_id != post.author_id
+        ):
             owner.replies += 1
     if discussion.assignment_id is not None:
         for submission in Submission.objects.filter(

@@ -216,12 +216,22 @@ def _actions(inquiry, claims, accepted) -> dict:
             sources.append(
                 {
                     "claim": claim.key,
+                    # The code is what a page words in its reader's language; "what" is
+                    # the English the export and the command line show.
+                    "code": "shared_origin",
                     "what": "Its chains share one origin: find an independent source.",
                 }
             )
     for row in RetrievedEvidence.objects.filter(inquiry=inquiry):
         if not row.span_keys:
-            sources.append({"claim": "", "what": f"Nothing in the case file answers: {row.query}"})
+            sources.append(
+                {
+                    "claim": "",
+                    "code": "unanswered",
+                    "query": row.query,
+                    "what": f"Nothing in the case file answers: {row.query}",
+                }
+            )
     tests: list[str] = []
     for output in AgentOutput.objects.filter(inquiry=inquiry, accepted=True).exclude(
         agent="arbiter"

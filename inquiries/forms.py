@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 
 from casefiles.models import CaseFile
 from config.languages import language_choices
-from config.money import format_money
 from engine.models import MAX_ROUNDS, MIN_ROUNDS
 from untrusted.forms import validate_storable_text
 
@@ -98,23 +97,12 @@ class InquiryForm(forms.Form):
             CaseFile.objects.for_user(user).filter(spans__isnull=False).distinct()
         )
         if not getattr(user, "is_staff", False):
-            # A student picks a named level with its cost, never a model id or a budget.
+            # A student picks a named level, never a model id, a budget or a price.
             del self.fields["budget_usd"]
-            rounds = self.fields["max_rounds"].initial
             self.fields["level"] = forms.ChoiceField(
                 label=_("How thorough"),
-                choices=[
-                    (
-                        key,
-                        _("%(level)s: up to %(cost)s for %(rounds)s rounds")
-                        % {
-                            "level": level.label,
-                            "cost": format_money(level_budget(level, rounds=rounds)),
-                            "rounds": rounds,
-                        },
-                    )
-                    for key, level in LEVELS.items()
-                ],
+                # The level's name only: a student sees no dollars (home/spend.py).
+                choices=[(key, level.label) for key, level in LEVELS.items()],
                 initial="standard",
                 required=False,  # none chosen: the standard level
                 widget=forms.RadioSelect,

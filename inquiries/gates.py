@@ -3,7 +3,9 @@
 Both are deterministic and pure. They return violations rather than raising, so a
 caller can send every message back to the model at once (as trials do with
 `argumentation.toulmin_rules`). Rule codes (`GateCode`) are stable: store them,
-branch on them; messages are plain English for people and models.
+branch on them; messages are plain English for the models, each a template of
+``MESSAGES`` that a page reads back (``read_back``) and says in the reader's
+language.
 
 No-Free-Facts (conservative: it prefers a false positive to a free fact)
 -----------------------------------------------------------------------
@@ -62,9 +64,17 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+
+def gettext_noop(message: str) -> str:
+    """Mark a message for the catalogue (makemessages reads this name) without Django:
+    the gates stay pure, and the pages translate the same English at display."""
+    return message
+
+
 __all__ = [
     "CITATION_RE",
     "FactKind",
+    "MESSAGES",
     "FreeFactViolation",
     "GateCode",
     "GateViolation",
@@ -73,7 +83,9 @@ __all__ = [
     "fact_kinds",
     "has_facts",
     "muhasabah_violations",
+    "gate_message",
     "no_free_facts",
+    "read_back",
     "split_sentences",
 ]
 
@@ -288,12 +300,75 @@ def has_facts(text: str) -> bool:
 
 
 _KIND_WORDS = {
-    FactKind.MONEY: "an amount of money",
-    FactKind.PERCENTAGE: "a percentage",
-    FactKind.DATE: "a date",
-    FactKind.NUMBER: "a number",
-    FactKind.ENTITY: "a name",
+    FactKind.MONEY: gettext_noop("an amount of money"),
+    FactKind.PERCENTAGE: gettext_noop("a percentage"),
+    FactKind.DATE: gettext_noop("a date"),
+    FactKind.NUMBER: gettext_noop("a number"),
+    FactKind.ENTITY: gettext_noop("a name"),
 }
+
+#: Each message by its key (a rule code, or a variant of one), with its parameters
+#: as %(name)s. The model is sent the English; a page reads the stored sentence back
+#: into its key and parameters (:func:`read_back`) and says it in the reader's
+#: language, so the rows keep what the model was told, word for word.
+MESSAGES: dict[str, str] = {
+    GateCode.NO_FREE_FACTS.value: gettext_noop(
+        'The sentence "%(sentence)s" states %(kind)s ("%(evidence)s") but it cites no '
+        "registered claim or calculation. Register a claim with evidence from the case file "
+        "and cite it like [C-12] (or a calculation like [K-3]), or remove the fact."
+    ),
+    "NO_FREE_FACTS_UNREGISTERED": gettext_noop(
+        'The sentence "%(sentence)s" states %(kind)s ("%(evidence)s") but none of the ids it '
+        "cites (%(ids)s) is registered. Register a claim with evidence from the case file "
+        "and cite it like [C-12] (or a calculation like [K-3]), or remove the fact."
+    ),
+    GateCode.NO_RECORD.value: gettext_noop(
+        "Your answer has no self-accounting record. Add one with the claims you rely on, how "
+        "your position could be shown wrong, your uncertainties and your confidence."
+    ),
+    GateCode.OVERCONFIDENT.value: gettext_noop(
+        "Your confidence is %(confidence)s but you list no uncertainty. Above 0.80 name at "
+        "least one thing you are unsure of, or lower your confidence."
+    ),
+    GateCode.UNFALSIFIABLE.value: gettext_noop(
+        "Your confidence is %(confidence)s but you give no falsifiability test. Above 0.50 "
+        "say what evidence would show you wrong, or lower your confidence."
+    ),
+    GateCode.UNSUPPORTED_FACTS.value: gettext_noop(
+        "Your answer states facts but your record lists no supported claim ids. List the "
+        "registered claims (C-…) your answer relies on."
+    ),
+    GateCode.UNREGISTERED_CITATION.value: gettext_noop(
+        "You cite %(ids)s, and none of them is registered yet. Register each claim with "
+        "evidence from the case file before citing it, or cite only registered ids."
+    ),
+}
+_PLACEHOLDER = re.compile(r"%\\\((\w+)\\\)s")
+
+
+def gate_message(key: str, **params: str) -> str:
+    """The English message ``key`` with its parameters: what the model is sent."""
+    return MESSAGES[key] % params
+
+
+def _pattern(message: str) -> re.Pattern[str]:
+    return re.compile(_PLACEHOLDER.sub(r"(?P<\1>.+?)", re.escape(message)), re.DOTALL)
+
+
+_PATTERNS = {key: _pattern(message) for key, message in MESSAGES.items()}
+
+
+def read_back(rule: str, detail: str) -> tuple[str, dict[str, str]] | None:
+    """A stored message as its key and parameters, or None if it is none of ours.
+
+    ``kind`` comes back as its English words (a key of the catalogue), which the
+    page translates like the sentence around it.
+    """
+    keys = [k for k in MESSAGES if k == rule or k.startswith(f"{rule}_")]
+    for key in keys:
+        if match := _PATTERNS[key].fullmatch(detail or ""):
+            return key, match.groupdict()
+    return None
 
 
 def no_free_facts(text: str, *, registered_ids: Collection[str]) -> list[FreeFactViolation]:
@@ -308,17 +383,13 @@ def no_free_facts(text: str, *, registered_ids: Collection[str]) -> list[FreeFac
         if any(i in registered for i in ids):
             continue
         kind, evidence = detected[0]
-        if ids:
-            why = (
-                f"it cites {', '.join(ids)}, which {'is' if len(ids) == 1 else 'are'} "
-                "not registered"
-            )
-        else:
-            why = "it cites no registered claim or calculation"
-        message = (
-            f'The sentence "{sentence}" states {_KIND_WORDS[kind]} ("{evidence}") but {why}. '
-            "Register a claim with evidence from the case file and cite it like [C-12] "
-            "(or a calculation like [K-3]), or remove the fact."
+        key = "NO_FREE_FACTS_UNREGISTERED" if ids else GateCode.NO_FREE_FACTS.value
+        message = gate_message(
+            key,
+            sentence=sentence,
+            kind=_KIND_WORDS[kind],
+            evidence=evidence,
+            ids=", ".join(ids),
         )
         violations.append(
             FreeFactViolation(
@@ -347,38 +418,27 @@ def muhasabah_violations(
 ) -> list[GateViolation]:
     """Every Muḥāsabah rule the output breaks, in the order of the module's table."""
     if record is None:
-        return [
-            GateViolation(
-                GateCode.NO_RECORD,
-                "Your answer has no self-accounting record. Add one with the claims you rely "
-                "on, how your position could be shown wrong, your uncertainties and your "
-                "confidence.",
-            )
-        ]
+        return [GateViolation(GateCode.NO_RECORD, gate_message(GateCode.NO_RECORD.value))]
     out: list[GateViolation] = []
     confidence = record.confidence
     if confidence > 0.80 and not _filled(record.uncertainties):
         out.append(
             GateViolation(
                 GateCode.OVERCONFIDENT,
-                f"Your confidence is {confidence:.2f} but you list no uncertainty. Above 0.80 "
-                "name at least one thing you are unsure of, or lower your confidence.",
+                gate_message(GateCode.OVERCONFIDENT.value, confidence=f"{confidence:.2f}"),
             )
         )
     if confidence > 0.50 and not _filled(record.falsifiability_tests):
         out.append(
             GateViolation(
                 GateCode.UNFALSIFIABLE,
-                f"Your confidence is {confidence:.2f} but you give no falsifiability test. "
-                "Above 0.50 say what evidence would show you wrong, or lower your confidence.",
+                gate_message(GateCode.UNFALSIFIABLE.value, confidence=f"{confidence:.2f}"),
             )
         )
     if not record.supported_claim_ids and has_facts(content):
         out.append(
             GateViolation(
-                GateCode.UNSUPPORTED_FACTS,
-                "Your answer states facts but your record lists no supported claim ids. "
-                "List the registered claims (C-…) your answer relies on.",
+                GateCode.UNSUPPORTED_FACTS, gate_message(GateCode.UNSUPPORTED_FACTS.value)
             )
         )
     registered = set(registered_ids)
@@ -390,9 +450,7 @@ def muhasabah_violations(
         out.append(
             GateViolation(
                 GateCode.UNREGISTERED_CITATION,
-                f"You cite {', '.join(unknown)}, which {'is' if len(unknown) == 1 else 'are'} "
-                "not registered. Register each claim with evidence from the case file "
-                "before citing it, or cite only registered ids.",
+                gate_message(GateCode.UNREGISTERED_CITATION.value, ids=", ".join(unknown)),
             )
         )
     return out

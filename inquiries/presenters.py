@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.models import Debate, DebateStatus, StageRun
 from engine.sse import reopen_ms
 from engine.stop_messages import stop_sentence
+from inquiries.gates import MESSAGES, read_back
 from inquiries.graph import EDGES, NODES, RESEND
 
 __all__ = [
@@ -21,7 +23,9 @@ __all__ = [
     "calc_rows",
     "citation_hrefs",
     "current_node",
+    "gate_sentence",
     "graph_picture",
+    "source_request",
     "span_pieces",
 ]
 
@@ -34,6 +38,29 @@ AGENT_LABELS = {
     "methodologist": _("Methodologist"),
     "arbiter": _("Arbiter"),
 }
+
+
+def gate_sentence(rule: str, detail: str) -> str:
+    """A gate's stored (English) message in the reader's language, read back from its code
+    and parameters (inquiries/gates.py); a message of no known shape is shown as stored."""
+    found = read_back(rule, detail)
+    if found is None:
+        return detail
+    key, params = found
+    if "kind" in params:
+        params["kind"] = gettext(params["kind"])
+    return gettext(MESSAGES[key]) % params
+
+
+def source_request(action: dict) -> str:
+    """An action's "request a source" line in the reader's language, by its code."""
+    code = action.get("code")
+    if code == "shared_origin":
+        return str(_("Its chains share one origin: find an independent source."))
+    if code == "unanswered":
+        return str(_("Nothing in the case file answers: %(query)s") % {"query": action["query"]})
+    return action.get("what", "")
+
 
 GRADE_LABELS = {
     "A": _("A: three or more independent chains"),
@@ -306,8 +333,16 @@ def detail_context(debate: Debate, user) -> dict:
     calcs = (output.get("calcs") or []) if debate.is_finished else []
     return {
         "violations": [
-            {**v, "agent_label": AGENT_LABELS.get(v.get("agent"), v.get("agent"))}
+            {
+                **v,
+                "agent_label": AGENT_LABELS.get(v.get("agent"), v.get("agent")),
+                "detail": gate_sentence(v.get("rule", ""), v.get("detail", "")),
+            }
             for v in output.get("violations") or []
+        ],
+        "source_requests": [
+            {**a, "what": source_request(a)}
+            for a in (output.get("actions") or {}).get("sources") or []
         ],
         "dissent_statements": [
             (AGENT_LABELS.get(agent, agent), statement)

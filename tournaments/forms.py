@@ -9,6 +9,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from casefiles.models import CaseFile
+from home.spend import model_levels
 from tournaments.model_names import model_display_name
 from tournaments.models import DecisionTypeChoice
 from tournaments.services import DEFAULT_MODELS, estimate_tournament_cost
@@ -89,6 +90,10 @@ class TournamentForm(forms.Form):
             # A student is asked for no dollar budget (as on the debate form): the
             # estimate shown is the cost, and the tournament gets half again as much.
             del self.fields["budget_usd"]
+            # Nor model names: a plain level each ("A quick model"), by price.
+            ids = [model for model, _name in model_choices()]
+            levels = model_levels(ids, settings.LLM_PRICES)
+            self.fields["models"].choices = [(model, levels[model]) for model in ids]
 
     def budget(self) -> Decimal:
         """The chosen budget (staff), or half again the estimate, in whole cents (students)."""

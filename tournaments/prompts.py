@@ -17,6 +17,7 @@ from typing import Any
 from engine.calls import Prompt
 
 __all__ = [
+    "CALL_METADATA",
     "SYSTEM",
     "challenge_prompt",
     "convergence_prompt",
@@ -152,6 +153,12 @@ def convergence_prompt(*, question: str, recommendation_a: str, recommendation_b
     return Prompt(system=ARBITER_SYSTEM, messages=_user(text))
 
 
+#: What a reply's record holds about its call, not its argument (schemas.ModelResponse):
+#: the tokens and seconds differ on every run, so in the prompt they would make every
+#: verdict's cache key new, and the arbiter judges the arguments, not the timings.
+CALL_METADATA = frozenset({"input_tokens", "output_tokens", "response_seconds"})
+
+
 def verdict_prompt(
     *,
     question: str,
@@ -169,7 +176,8 @@ def verdict_prompt(
         "<<<",
     ]
     for speaker, kind, content in transcript:
-        lines.append(f"[{kind} by {speaker}] {json.dumps(content, sort_keys=True)}")
+        said = {key: value for key, value in content.items() if key not in CALL_METADATA}
+        lines.append(f"[{kind} by {speaker}] {json.dumps(said, sort_keys=True)}")
     lines += [
         ">>>",
         "",

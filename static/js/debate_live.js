@@ -81,7 +81,8 @@
     const cost = Number.parseFloat(value);
     // As config.money writes it on the server: four decimals, the page's decimal sign
     // and the currency where the page's language puts it ("$0.0123", "0,0123 US$").
-    if (Number.isNaN(cost)) return;
+    // A student's page shows no amounts (home/spend.py): no cost field to fill.
+    if (Number.isNaN(cost) || !field("cost")) return;
     const amount = cost.toFixed(4).replace(".", strings.money.decimal);
     field("cost").textContent = strings.money.pattern.replace("%(amount)s", amount);
   }

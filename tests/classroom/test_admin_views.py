@@ -168,6 +168,24 @@ def test_it_names_an_english_arguments_parts_in_the_teachers_spanish(
     assert '<article class="toulmin-page">' in page  # the labels are not marked English
 
 
+def test_it_refuses_a_second_class_of_the_same_name_for_one_instructor(
+    client: Any, teacher: Any, django_user_model: Any
+) -> None:
+    form = {"name": "Logic", "memberships-TOTAL_FORMS": "0", "memberships-INITIAL_FORMS": "0"}
+    client.force_login(teacher)
+    assert client.post("/admin/classroom/classroom/add/", form).status_code == 302
+    again = client.post("/admin/classroom/classroom/add/", {**form, "name": " logic"})
+    assert again.status_code == 200
+    assert "You already teach a class named" in again.content.decode()
+    assert Classroom.objects.filter(name__iexact="logic").count() == 1
+    # Another instructor may name a class of theirs the same.
+    other = django_user_model.objects.create_user("other-teacher", is_staff=True)
+    other.groups.set(teacher.groups.all())
+    client.force_login(other)
+    assert client.post("/admin/classroom/classroom/add/", form).status_code == 302
+    assert Classroom.objects.filter(name="Logic").count() == 2
+
+
 def test_it_offers_only_instructors_on_a_new_class_with_the_creator_chosen(
     client: Any, teacher: Any, student: Any, django_user_model: Any
 ) -> None:

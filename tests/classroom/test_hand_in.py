@@ -104,3 +104,36 @@ def test_it_offers_no_hand_in_once_the_assignment_has_work(student: Any, assignm
     client.force_login(student)
     page = client.get(f"/assignments/{assignment.pk}/").content.decode()
     assert "hand-in" not in page
+
+
+def test_it_tells_apart_arguments_of_one_title_by_date_and_status(
+    student: Any, assignment: Any
+) -> None:
+    from coach.models import Argument
+
+    first = create_argument(owner=student, title="Later school start", language="en")
+    second = create_argument(owner=student, title="Later school start", language="en")
+    Argument.objects.filter(pk=first.pk).update(
+        updated_at=timezone.now() - timedelta(days=3), completed_at=timezone.now()
+    )
+    client = Client()
+    client.force_login(student)
+    page = client.get(f"/assignments/{assignment.pk}/").content.decode()
+    options = re_options(page)
+    labels = [options[str(first.pk)], options[str(second.pk)]]
+    assert len(set(labels)) == 2 and all(
+        label.startswith("Later school start — ") for label in labels
+    )
+    assert labels[0].endswith("complete") and "in progress, at Claim" in labels[1]
+    # The newest first.
+    assert list(options) == [str(second.pk), str(first.pk)]
+
+
+def re_options(page: str) -> dict[str, str]:
+    import re
+    from html import unescape
+
+    return {
+        value: unescape(label).strip()
+        for value, label in re.findall(r'<option value="(\d+)"[^>]*>([^<]*)</option>', page)
+    }

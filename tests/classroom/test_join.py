@@ -46,8 +46,16 @@ def test_it_refuses_a_join_without_csrf(other_student: Any, classroom: Any) -> N
     assert not Membership.objects.filter(student=other_student).exists()
 
 
-def test_it_refuses_a_get_and_an_anonymous_join(client: Any, classroom: Any) -> None:
-    assert client.get("/classes/join/").status_code in (302, 405)
+def test_it_shows_the_join_form_on_a_get(client: Any, other_student: Any) -> None:
+    client.force_login(other_student)
+    response = client.get("/classes/join/")
+    assert response.status_code == 200
+    assert 'action="/classes/join/"' in response.content.decode()
+    assert 'name="code"' in response.content.decode()
+
+
+def test_it_refuses_an_anonymous_join(client: Any, classroom: Any) -> None:
+    assert client.get("/classes/join/").status_code == 302  # to the sign-in page
     response = client.post("/classes/join/", {"code": classroom.join_code})
     assert response.status_code == 302 and "/login" in response["Location"]
     assert Membership.objects.count() == 1

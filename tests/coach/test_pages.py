@@ -191,9 +191,27 @@ def test_it_keeps_the_menu_spanish_on_an_english_argument(client: Client, ada) -
     assert '<html lang="es">' in body and "Cerrar sesión" in body and "Sign out" not in body
     assert 'id="transcript" class="transcript" lang="en"' in body
     toulmin = client.get(reverse("coach:argument_toulmin", args=[argument.pk])).content.decode()
-    # Around the diagram, the reader's language; the diagram is the argument's own.
+    # The diagram's names and connectors are the reader's words; the text is the argument's.
     assert '<html lang="es">' in toulmin and "Llévatelo" in toulmin
-    assert 'lang="en">' in toulmin and "since" in toulmin and ">Claim<" in toulmin
+    assert ">Afirmación<" in toulmin and "ya que" in toulmin
+    assert ">Claim<" not in toulmin and "since" not in toulmin and "rests on" not in toulmin
+
+
+def test_it_says_a_connector_once_when_the_students_words_open_with_it(client: Client, ada) -> None:
+    argument = create_argument(owner=ada, title="Ban cars", language="en")
+    argument.rebuttal = "Unless buses cannot reach the centre."
+    argument.warrant = "Cleaner air protects health."
+    argument.save()
+    for cookie, connector, other in (("en", "unless", "since"), ("es", "a menos que", "ya que")):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = cookie
+        body = client.get(reverse("coach:argument_toulmin", args=[argument.pk])).content.decode()
+        assert f'<span class="t-connector">{connector}</span>' not in body
+        assert f'<span class="t-connector">{other}</span>' in body
+    spanish = create_argument(owner=ada, title="Coches", language="es")
+    spanish.rebuttal = "A menos que los autobuses no lleguen."
+    spanish.save()
+    body = client.get(reverse("coach:argument_toulmin", args=[spanish.pk])).content.decode()
+    assert '<span class="t-connector">a menos que</span>' not in body
 
 
 def test_it_escapes_model_and_student_text(client: Client, ada) -> None:

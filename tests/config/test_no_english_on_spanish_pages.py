@@ -89,7 +89,6 @@ NOT_PAGES = {
     "lti:link_assignment": "needs an LTI launch (tests/lti)",
     "classroom:assignment_start": "POST only",
     "classroom:assignment_hand_in": "POST only",
-    "classroom:join": "POST only",
     "casefiles:source_add": "POST only",
     "casefiles:source_upload": "POST only",
     "trials:trial_start": "POST only",

@@ -81,6 +81,8 @@ def test_it_lets_staff_see_every_debate(client, grace) -> None:
 
 
 def test_it_shows_status_rounds_stop_reason_cost_and_date(client, ada) -> None:
+    ada.is_staff = True  # amounts are for instructors; a student reads levels (home/spend.py)
+    ada.save()
     debate = debate_for(
         ada,
         "Should schools start later?",
@@ -274,6 +276,8 @@ def test_it_refuses_inactive_personas(client, ada, fake_anthropic) -> None:
 
 
 def test_it_shows_the_estimated_cost_before_starting(client, ada, fake_anthropic) -> None:
+    ada.is_staff = True  # amounts are for instructors; a student reads levels (home/spend.py)
+    ada.save()
     personas = list(Persona.objects.filter(active=True).order_by("pk")[:4])
     response = client.get("/debates/new/")
     estimate = response.context["estimate"]
@@ -289,6 +293,8 @@ def shown_cost(response) -> Decimal:
 
 
 def test_it_recomputes_the_estimate_as_the_form_changes(client, ada) -> None:
+    ada.is_staff = True  # amounts are for instructors; a student reads levels (home/spend.py)
+    ada.save()
     ids = form_data()["personas"][:2]
     personas = list(Persona.objects.filter(pk__in=ids))
     cheap = client.get(

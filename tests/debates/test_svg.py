@@ -53,7 +53,8 @@ def test_it_colours_each_node_by_its_label() -> None:
         rect = groups[node.id].find(f"{SVG}rect")
         fill, stroke, _ = LABEL_STYLES[node.label]
         assert (rect.get("fill"), rect.get("stroke")) == (fill, stroke)
-        assert node.label in "".join(groups[node.id].itertext())
+        # The label is said in words too (GraphWords' defaults), not only in colour.
+        assert GraphWords().labels[node.label] in "".join(groups[node.id].itertext())
 
 
 def test_it_styles_each_edge_by_its_attack_type() -> None:
@@ -186,6 +187,7 @@ def test_it_gives_rebuttals_a_head_at_each_end_because_they_are_mutual() -> None
 def test_it_says_its_own_words_in_the_language_it_is_given() -> None:
     words = GraphWords(
         not_counted="no contado",
+        labels={"IN": "se sostiene", "OUT": "derrotado", "UNDEC": "sin decidir"},
         node_tooltip="%(id)s (%(label)s) — %(speaker)s, ronda %(round)s: %(claim)s",
         kinds={"rebut": "refutar", "undermine": "socavar", "undercut": "cortar la inferencia"},
         attacks={
@@ -195,17 +197,23 @@ def test_it_says_its_own_words_in_the_language_it_is_given() -> None:
         },
         uncounted_attack="%(attack)s (no contado)",
         faint="tenue: no contado (no válido o duplicado)",
-        description="%(arguments)s argumentos (%(IN)s IN, %(OUT)s OUT, %(UNDEC)s UNDEC) "
-        "y %(counted)s ataques contados.",
+        description="%(arguments)s argumentos (%(IN)s se sostienen, %(OUT)s derrotados, "
+        "%(UNDEC)s sin decidir) y %(counted)s ataques contados.",
     )
     nodes, edges = sample_graph()
     root = parse(render_graph_svg(nodes=nodes, edges=edges, words=words))
     text = "".join(root.itertext())
 
     assert (
-        root.find(f"{SVG}desc").text == "4 argumentos (1 IN, 1 OUT, 2 UNDEC) y 3 ataques contados."
+        root.find(f"{SVG}desc").text
+        == "4 argumentos (1 se sostienen, 1 derrotados, 2 sin decidir) y 3 ataques contados."
     )
-    assert "A1 (IN) — Economist, ronda 0: Taxes fund schools" in text
+    assert "A1 (se sostiene) — Economist, ronda 0: Taxes fund schools" in text
+    # The formal labels stay in the nodes' classes, never in the words drawn.
+    drawn = [t.text for t in root.iter(f"{SVG}text")]
+    assert not {"IN", "OUT", "UNDEC"} & set(drawn)
+    assert {"se sostiene", "derrotado", "sin decidir"} <= set(drawn)
+    assert node_groups(root)["A1"].get("class") == "node in"
     assert "A3 socava una premisa de A1" in text
     assert "A3 refuta a A4 (no contado)" in text
     assert "cortar la inferencia" in text and "tenue: no contado" in text

@@ -76,12 +76,10 @@ def test_it_enforces_the_type_component_rule_on_objections(
     target = _argument(discussion, classmate)
     url = f"/discussions/{discussion.pk}/posts/{target.pk}/object/"
     client = _client(student)
-    # A rebut aimed at a premise is refused with the rule in words.
-    response = client.post(
-        url, {"attack_type": "rebut", "component": "premise", "premise_index": "0", "claim": "No"}
-    )
-    assert response.status_code == 400
-    assert "a rebut denies the claim" in response.content.decode()
+    # The form asks one thing, the type; the part follows from it (a posted part is not
+    # read), so a rebut cannot be aimed at a premise. The form shows no second choice.
+    page = client.get(url).content.decode()
+    assert 'name="attack_type"' in page and 'name="component"' not in page
     # A premise the target does not have.
     response = client.post(
         url,
@@ -89,6 +87,10 @@ def test_it_enforces_the_type_component_rule_on_objections(
     )
     assert response.status_code == 400
     assert not Post.objects.filter(kind="objection").exists()
+    rebut = client.post(url, {"attack_type": "rebut", "component": "premise", "claim": "No"})
+    assert rebut.status_code == 302
+    assert Post.objects.get(kind="objection").component == "claim"
+    Post.objects.filter(kind="objection").delete()
     response = client.post(
         url,
         {

@@ -116,6 +116,24 @@ def test_it_downloads_the_grid_as_csv(built: dict, discussion: Discussion, teach
     assert by_name["ben"][7].startswith(QUESTION) and by_name["ben"][8] == "no"
 
 
+def test_it_counts_as_replies_only_classmates_objections_not_the_instructors(
+    built: dict, discussion: Discussion, teacher: Any
+) -> None:
+    create_post(
+        discussion=discussion,
+        author=teacher,
+        claim="Which paediatricians?",
+        premises=[],
+        target=built["argument"],
+        attack_type="rebut",
+        component="claim",
+    )
+    response = _client(teacher).get(f"/admin/discussions/discussion/{discussion.pk}/grid.csv")
+    table = list(csv.reader(io.StringIO(response.content.decode())))
+    column = table[0].index("replies_received")
+    assert {row[0]: row[column] for row in table[1:]} == {"ana": "1", "ben": "1"}
+
+
 def test_it_shows_one_students_posts_with_names_to_the_instructor(
     built: dict, discussion: Discussion, teacher: Any, student: Any
 ) -> None:

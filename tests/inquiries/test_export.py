@@ -33,7 +33,9 @@ def test_it_exports_what_the_page_shows_in_a_document_its_schema_accepts(client,
     # The page's facts: cost, round limit and rounds done, the demo flag, the stop.
     page = client.get(reverse("inquiries:detail", args=[demo.pk])).content.decode()
     assert data["isDemo"] is True and "badge demo" in page
-    assert data["costUsd"] == str(demo.cost_usd) and f"${demo.cost_usd:.4f}" in page
+    # A student reads the cost as a level (home/spend.py); the export keeps the amount.
+    assert data["costUsd"] == str(demo.cost_usd) and f"${demo.cost_usd:.4f}" not in page
+    assert "· small</p>" in page
     assert (data["maxRounds"], data["roundsCompleted"]) == (demo.max_rounds, demo.rounds_completed)
     assert f"round {demo.rounds_completed} of at most {demo.max_rounds}" in page
     assert data["budgetUsd"] == str(demo.budget_usd) and data["stopReason"] == demo.stop_reason

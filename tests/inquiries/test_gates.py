@@ -102,7 +102,7 @@ def test_it_accepts_a_fact_that_cites_a_registered_id(sentence: str) -> None:
 def test_it_rejects_a_fact_that_cites_only_unregistered_ids() -> None:
     (violation,) = no_free_facts("Unemployment fell by 12% [C-99].", registered_ids=REGISTERED)
     assert "C-99" in violation.message
-    assert "not registered" in violation.message
+    assert "none of the ids it cites (C-99) is registered" in violation.message
 
 
 def test_its_message_names_the_sentence_the_fact_and_the_way_out() -> None:
@@ -305,3 +305,34 @@ def test_a_record_keeps_confidence_between_0_and_1_and_refuses_unknown_fields() 
         record(confidence=-0.1)
     with pytest.raises(ValidationError):
         record(mood="sure")
+
+
+def test_it_reads_every_message_back_into_its_key_and_parameters() -> None:
+    from inquiries.gates import MESSAGES, gate_message, read_back
+
+    params = {"sentence": 'It "fell" 12%.', "kind": "a percentage", "evidence": "12%"}
+    params |= {"ids": "C-1, C-2", "confidence": "0.90"}
+    for key, message in MESSAGES.items():
+        used = {name: value for name, value in params.items() if f"%({name})s" in message}
+        rule = key.removesuffix("_UNREGISTERED")
+        assert read_back(rule, gate_message(key, **used)) == (key, used)
+    assert read_back("NO_FREE_FACTS", "Some other words.") is None
+
+
+def test_it_says_a_stored_gate_message_in_the_readers_language() -> None:
+    from django.utils import translation
+
+    from inquiries.presenters import gate_sentence
+
+    (violation,) = no_free_facts("Pollution fell by 12%.", registered_ids=REGISTERED)
+    record = MuhasabahRecord(
+        agent_id="a", output_id="o", confidence=0.9, timestamp="2026-01-01T00:00:00Z"
+    )
+    broken = muhasabah_violations(record, content="", registered_ids=REGISTERED)
+    with translation.override("es"):
+        spanish = gate_sentence(violation.code.value, violation.message)
+        others = [gate_sentence(v.code.value, v.message) for v in broken]
+    assert spanish.startswith("La frase «Pollution fell by 12%.» afirma un porcentaje («12%»)")
+    assert "registered" not in spanish
+    assert others and all(s.startswith("Tu confianza es 0.90") for s in others)
+    assert gate_sentence("CALC_INVALID", "Calculation K: bad") == "Calculation K: bad"

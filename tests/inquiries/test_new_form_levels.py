@@ -31,9 +31,10 @@ def test_it_asks_a_student_for_a_level_not_for_models_or_a_budget(case_file) -> 
     page = client.get(reverse("inquiries:new")).content.decode()
     assert 'name="level"' in page and 'name="budget_usd"' not in page
     assert 'name="advocate"' not in page and settings.DEBATE_MODEL not in page
+    # Each level by its name, never its price: a student sees no dollars (home/spend.py).
     for level in LEVELS.values():
         cost = level_budget(level, rounds=3)
-        assert f"{cost}".replace(".", ",") in page  # each level shows its cost, in Spanish
+        assert f"{cost}".replace(".", ",") not in page and "US$" not in page
     assert "Rápida" in page and "Exhaustiva" in page
 
 

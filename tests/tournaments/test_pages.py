@@ -98,7 +98,12 @@ def test_it_estimates_the_cost_as_the_form_changes(client, ada, tournament_price
     assert "Choose two to five models" in few
 
     page = client.get(url, {"models": MODELS, "max_rounds": "3"}).content.decode()
-    assert "Estimated cost" in page and "3 matches" in page
+    # A student reads a level, an instructor the amount and what it is for (home/spend.py).
+    assert "Estimated cost" in page and "$" not in page and "3 matches" not in page
+    ada.is_staff = True
+    ada.save()
+    page = client.get(url, {"models": MODELS, "max_rounds": "3"}).content.decode()
+    assert "Estimated cost" in page and "$" in page and "3 matches" in page
     assert client.get(url, {"models": MODELS, "max_rounds": "x" * 50}).status_code == 200
 
 
@@ -230,10 +235,13 @@ def test_it_explains_a_failed_tournament_in_plain_words(client, ada, fake_model)
 def test_it_offers_models_by_name_and_shows_the_id_to_instructors(client, ada, settings) -> None:
     settings.TOURNAMENT_MODELS = ["claude-opus-5-5", "claude-sonnet-4-5-20250929"]
     page = client.get(reverse("tournaments:new")).content.decode()
-    assert "<span>Claude Opus 5.5</span>" in page and "<span>Claude Sonnet 4.5</span>" in page
+    # A student reads a plain level by price, never a product name (home/spend.py).
+    assert "<span>A thorough model</span>" in page and "<span>A quick model</span>" in page
+    assert "Claude" not in page
     assert 'value="claude-opus-5-5"' in page  # what the form sends is still the id
     assert "<code>claude-opus-5-5</code>" not in page and ">claude-opus-5-5<" not in page
     ada.is_staff = True
     ada.save()
     staff = client.get(reverse("tournaments:new")).content.decode()
+    assert "<span>Claude Opus 5.5</span>" in staff and "<span>Claude Sonnet 4.5</span>" in staff
     assert "<code>claude-sonnet-4-5-20250929</code>" in staff

@@ -1,0 +1,24 @@
+"""`make run` loads every demo with one command; a second time it only checks."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.apps import apps
+from django.core.management import call_command
+
+
+def _counts() -> dict[str, int]:
+    return {m._meta.label: m._default_manager.count() for m in apps.get_models()}
+
+
+@pytest.mark.django_db
+def test_it_loads_every_demo_once_and_skips_them_the_second_time(settings) -> None:
+    settings.DEBUG = True  # seed_demo refuses public passwords otherwise
+    call_command("load_demos", stdout=StringIO())
+    first = _counts()
+    for label in ("engine.Debate", "classroom.Classroom", "discussions.Discussion"):
+        assert first[label] > 0, label
+    call_command("load_demos", stdout=StringIO())
+    assert _counts() == first
