@@ -58,13 +58,23 @@ claim           have something verb-like ("no_verb": "Mandatory uniforms"
                 is a topic, not a claim) and not be a sum or "X is X"
                 ("truism": nobody disputes it)
 grounds         relate to the claim ("unrelated"): share a content word
-                with it (after lemmatizing) or cite a source
+                with it (after lemmatizing), cite a source, or carry words
+                that mark evidence ("for example"; a bare figure is not)
 warrant         link grounds and claim ("unlinked"): share content with
                 both, or state a general rule and share content with one
                 (a warrant that names both needs no rule word)
 both backings   support what they back ("unsupported"): share content with
-                it or the claim, or name a source (a name, a year, a link)
+                it or another part of the argument, or name a source (a
+                name, a year, a link)
 ==============  ==========================================================
+
+Where the optional sentence embeddings are installed, an English text near
+in meaning to what it relates to (`coach.wording.related_in_meaning`: the
+claim for grounds, both claim and grounds for a warrant, a part it backs for
+a backing) is related even with no shared word; they only ever accept.
+
+Accept stores no circular text and no other step's text, whoever wrote it:
+`circular_or_copied(..., restated=False)` is what coach.services asks.
 
 Before those, `coach.judgment` decides whether the text is an answer at all;
 when it is not, that one problem is the whole verdict (`ROOT_PROBLEMS`):

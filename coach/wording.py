@@ -10,9 +10,10 @@ them, so every check accepts both):
   second to load, once per process);
 - whether a sentence has something verb-like (`has_verb`): an auxiliary,
   modal or copula from the short lists below, a common English verb, an
-  English "-s"/"-ed" form of a known word, or a Spanish word whose lemma is
+  English "-s"/"-ed" form of a known word, a Spanish word whose lemma is
   an infinitive ("mejoran" -> "mejorar") — never after an article, where it
-  is a noun;
+  is a noun — or, in Spanish, a known word right after "no" / "nunca" past
+  its clitics ("no sirven": stem-changing forms the lemma tables miss);
 - which content words two texts share (`shared_content`): function words
   (the embedded stop lists below, a few hundred words that no library ships
   for both languages in a form we could use) are dropped, the rest are
