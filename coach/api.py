@@ -192,6 +192,8 @@ def api_login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
                     "message_id": refused.reply.pk,
                     "text": refused.reply.text,
                 }
+            if refused.value is not None:
+                extra["value"] = refused.value  # nothing the student wrote is lost
             return _error(refused.status, refused.code, str(refused), **extra)
 
     return wrapper

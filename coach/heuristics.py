@@ -58,13 +58,23 @@ claim           have something verb-like ("no_verb": "Mandatory uniforms"
                 is a topic, not a claim) and not be a sum or "X is X"
                 ("truism": nobody disputes it)
 grounds         relate to the claim ("unrelated"): share a content word
-                with it (after lemmatizing) or cite a source
+                with it (after lemmatizing), cite a source, or carry words
+                that mark evidence ("for example"; a bare figure is not)
 warrant         link grounds and claim ("unlinked"): share content with
                 both, or state a general rule and share content with one
                 (a warrant that names both needs no rule word)
 both backings   support what they back ("unsupported"): share content with
-                it or the claim, or name a source (a name, a year, a link)
+                it or another part of the argument, or name a source (a
+                name, a year, a link)
 ==============  ==========================================================
+
+Where the optional sentence embeddings are installed, an English text near
+in meaning to what it relates to (`coach.wording.related_in_meaning`: the
+claim for grounds, both claim and grounds for a warrant, a part it backs for
+a backing) is related even with no shared word; they only ever accept.
+
+Accept stores no circular text and no other step's text, whoever wrote it:
+`circular_or_copied(..., restated=False)` is what coach.services asks.
 
 Before those, `coach.judgment` decides whether the text is an answer at all;
 when it is not, that one problem is the whole verdict (`ROOT_PROBLEMS`):
@@ -99,7 +109,13 @@ from coach.judgment import (
 )
 from coach.steps import STEP_IDS, phrases_for
 from coach.text import contains_phrase, fold
-from coach.wording import has_verb, is_truism, looks_like_gibberish, shared_content
+from coach.wording import (
+    has_verb,
+    is_truism,
+    looks_like_gibberish,
+    related_in_meaning,
+    shared_content,
+)
 
 __all__ = [
     "PROBLEM_MESSAGES",
@@ -403,27 +419,49 @@ def _relation_problems(
         and claim
         and not shared_content(text, claim, language)
         and not _cites(folded, text)
+        and not _has_evidence(step, folded, text)
+        and not related_in_meaning(text, claim, language)
     ):
         return ["unrelated"], False
     if step == "warrant":
         grounds = draft.get("grounds", "").strip()
-        links = [
-            bool(shared_content(text, other, language) - GENERIC_WORDS)
-            for other in (claim, grounds)
+        others = [other for other in (claim, grounds) if other]
+        links = [bool(shared_content(text, other, language) - GENERIC_WORDS) for other in others]
+        # By meaning, a warrant must be about both: "If it rains, the streets get wet" is near
+        # "ban cars downtown" (streets) but not near the pollution it should link to it.
+        by_meaning = bool(others) and all(
+            related_in_meaning(text, other, language) for other in others
+        )
+        if links and not any(links) and not by_meaning:
+            return ["unlinked"], False
+        return [], len(links) == 2 and (all(links) or by_meaning)
+    if step in _BACKED:
+        # What it backs first; any part of the argument it is about will do for the words.
+        backed = [
+            other
+            for other in dict.fromkeys(
+                (draft.get(_BACKED[step], "").strip(), claim)
+                + tuple(draft.get(part, "").strip() for part in ("grounds", "warrant"))
+            )
             if other
         ]
-        if links and not any(links):
-            return ["unlinked"], False
-        return [], len(links) == 2 and all(links)
-    if step in _BACKED:
-        backed = [other for other in (draft.get(_BACKED[step], "").strip(), claim) if other]
         if (
             backed
             and not _NAMED_SOURCE.search(text)
             and not any(shared_content(text, other, language) for other in backed)
+            and not any(related_in_meaning(text, other, language) for other in backed)
         ):
             return ["unsupported"], False
     return [], False
+
+
+def _has_evidence(step: str, folded: str, text: str) -> bool:
+    """Words that mark evidence (a source, an observation: "for example", "por ejemplo"):
+    grounds that carry them are evidence, and whether it bears on the claim is a matter of
+    meaning that shared words cannot settle, so the word check does not refuse them. A bare
+    figure does not count ("my uncle has 2 cars lol"), nor does a backing's "studies" ("my
+    cat is orange and has studies"): those markers are too easy to have by chance."""
+    return _has_any(folded, RULES[step].markers)
 
 
 # Words every topic shares: a warrant that shares only these with the argument links nothing.
@@ -484,15 +522,22 @@ _GUARDED = frozenset(
 )
 
 
+# What Accept refuses to store, whoever wrote the text: only the two cases that form alone
+# decides (a reworded restatement is the coach's to point out, not the server's to refuse).
+_REFUSED_ON_ACCEPT = frozenset({"circular"} | {f"copies_{step}" for step in STEP_IDS})
+
+
 def circular_or_copied(
-    *, step: str, text: str, draft: Mapping[str, str], language: str = "en"
+    *, step: str, text: str, draft: Mapping[str, str], language: str = "en", restated: bool = True
 ) -> str | None:
     """The problem when `text` is circular, another step's text again, or (grounds, a
-    warrant, a backing) what it should support said again; else None."""
+    warrant, a backing, unless `restated` is False) what it should support said again;
+    else None."""
     stripped = text.strip()
     if not stripped:
         return None
-    found = [p for p in _judgment_problems(step, stripped, draft, language) if p in _GUARDED]
+    guarded = _GUARDED if restated else _REFUSED_ON_ACCEPT
+    found = [p for p in _judgment_problems(step, stripped, draft, language) if p in guarded]
     return found[0] if found else None
 
 

@@ -27,11 +27,12 @@ from coach import notes
 from coach.ai import turn_reserve_usd
 from coach.draft import coach_kind, draft_json
 from coach.exports import ToulminExport
+from coach.heuristics import circular_or_copied, problem_message
 from coach.models import Argument, CoachMessage, Language, Provenance, Role
 from coach.offline import acknowledge_rejection
 from coach.policy import Policy, policy_for
 from coach.provenance import is_students_own
-from coach.steps import STEPS, field_for, is_step, next_step
+from coach.steps import STEP_IDS, STEPS, field_for, is_step, next_step, phrases_for
 from coach.turn import run_turn
 from limits.services import admit
 
@@ -54,16 +55,24 @@ class ProposalError(ValueError):
     """The request cannot apply to this draft (no pending proposal, bad field, ...).
 
     `code` is stable for the API's JSON error; the message is for people.
-    `reply` is the coach's message about the refusal, when it said one.
+    `reply` is the coach's message about the refusal, when it said one;
+    `value` the text that was refused, when it was the student's to keep.
     """
 
     def __init__(
-        self, code: str, message: str, *, status: int = 400, reply: CoachMessage | None = None
+        self,
+        code: str,
+        message: str,
+        *,
+        status: int = 400,
+        reply: CoachMessage | None = None,
+        value: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.status = status
         self.reply = reply
+        self.value = value  # the refused text, returned so that nothing the student wrote is lost
 
 
 def _refuse_if_locked(argument: Argument) -> Policy:
@@ -178,10 +187,54 @@ def accept_proposal(*, argument: Argument, value: str | None = None) -> tuple[Ar
             raise ProposalError("empty_value", "an accepted value cannot be empty")
         policy = _refuse_if_locked(argument)
         _refuse_if_hints_only(policy)
-        unmet = policy.unmet(step, text)
-        if not unmet:
+        problem = _circular_or_copied(argument, step=step, text=text)
+        unmet = [] if problem else policy.unmet(step, text)
+        if not problem and not unmet:
             return _save_accepted(argument, step=step, text=text, proposal=proposal)
+    if problem:
+        _refuse_judged(argument=argument, step=step, text=text, problem=problem, button="accept")
     _refuse_unmet(argument=argument, step=step, unmet=unmet, button="accept")
+
+
+def _circular_or_copied(argument: Argument, *, step: str, text: str) -> str | None:
+    """The problem when `text` begs the question or is another step's text again: whoever
+    wrote it (the coach, or the student editing or typing), Accept never stores it."""
+    draft = {other: argument.step_text(other) for other in STEP_IDS if other != step}
+    return circular_or_copied(
+        step=step, text=text, draft=draft, language=argument.language, restated=False
+    )
+
+
+_JUDGED = {
+    "en": "I cannot keep that as {the}: {problem}. Your words are still there: change them "
+    "and press {button} again.",
+    "es": "No puedo guardar eso como {the}: {problem}. Tus palabras siguen ahí: cámbialas y "
+    "pulsa {button} otra vez.",
+}
+
+
+def _refuse_judged(
+    *, argument: Argument, step: str, text: str, problem: str, button: str
+) -> NoReturn:
+    """Refuse a circular or copied text: the coach says why in the transcript, in the
+    argument's language (stored after the transaction that found it, which changed nothing),
+    and the text comes back with the refusal."""
+    language = argument.language if argument.language in _JUDGED else "en"
+    said = _JUDGED[language].format(
+        the=phrases_for(step, language).the,
+        problem=problem_message(problem, language),
+        button=notes.gesture(
+            button,
+            language=language,
+            step=step,
+            quoted=True,
+            page_language=translation.get_language() or "",
+        ),
+    )
+    reply = CoachMessage.objects.create(
+        argument=argument, role=Role.ASSISTANT, text=said, step=step
+    )
+    raise ProposalError("circular_or_copied", said, status=422, reply=reply, value=text)
 
 
 def _save_accepted(
@@ -314,9 +367,21 @@ def advance_typed(*, argument: Argument, value: str | None = None) -> tuple[Argu
             raise ProposalError(
                 "empty_value", gettext("Write this part of your argument before moving on.")
             )
-        unmet = policy.unmet(step, text)
-        if not unmet:
+        problem = _circular_or_copied(argument, step=step, text=text)
+        unmet = [] if problem else policy.unmet(step, text)
+        if not problem and not unmet:
             return argument, _move_on(argument, step=step)
+    if problem and policy.coach:
+        _refuse_judged(
+            argument=argument, step=step, text=text, problem=problem, button="use_my_words"
+        )
+    if problem:
+        raise ProposalError(
+            "circular_or_copied",
+            problem_message(problem, argument.language),
+            status=422,
+            value=text,
+        )
     _refuse_unmet(
         argument=argument, step=step, unmet=unmet, button="use_my_words", coach=policy.coach
     )

@@ -10,9 +10,10 @@ them, so every check accepts both):
   second to load, once per process);
 - whether a sentence has something verb-like (`has_verb`): an auxiliary,
   modal or copula from the short lists below, a common English verb, an
-  English "-s"/"-ed" form of a known word, or a Spanish word whose lemma is
+  English "-s"/"-ed" form of a known word, a Spanish word whose lemma is
   an infinitive ("mejoran" -> "mejorar") — never after an article, where it
-  is a noun;
+  is a noun — or, in Spanish, a known word right after "no" / "nunca" past
+  its clitics ("no sirven": stem-changing forms the lemma tables miss);
 - which content words two texts share (`shared_content`): function words
   (the embedded stop lists below, a few hundred words that no library ships
   for both languages in a form we could use) are dropped, the rest are
@@ -20,7 +21,17 @@ them, so every check accepts both):
   two lemmas of five letters or more that share their first five match
   ("pollution" / "polluted");
 - whether a claim is a fact nobody disputes, where that shows in its form
-  (`is_truism`): arithmetic ("2 + 2 = 4") or "X is X".
+  (`is_truism`): arithmetic ("2 + 2 = 4") or "X is X";
+- whether two English texts are about the same thing though they share no
+  word ("grades" / "test scores": `related_in_meaning`), by the cosine of
+  their sentence embeddings, when the optional embedding model the
+  tournaments use is installed (tournaments.semantic: all-MiniLM-L6-v2,
+  Reimers & Gurevych, EMNLP 2019). It is an extra reason to *accept* a
+  link, never to refuse one, and only for English: the model was trained on
+  English, and on Spanish pairs it scores unrelated sentences as high as
+  related ones (measured on tests/coach/judgment_set.py: 0.3 to 0.55 for
+  Spanish off-topic text, 0.19 at most for English). Without the model the
+  checks are the word checks alone.
 
 Everything here is lenient by design: a check that refuses a real sentence
 costs a student more than one that lets a weak one through, and the student
@@ -40,6 +51,7 @@ __all__ = [
     "content_lemmas",
     "has_verb",
     "is_truism",
+    "related_in_meaning",
     "looks_like_gibberish",
     "shared_content",
     "tokens",
@@ -78,6 +90,13 @@ STOPWORDS = _word_set(
     puede pueden podria podrian podemos puedo pueda puedan
     """
 )
+
+# What comes right after these in Spanish, past clitic pronouns, is a verb ("no sirven",
+# "nunca lo hacen"; Real Academia Española, *Nueva gramática*, 2009, §48.1: "no" precedes
+# the verb and its unstressed pronouns).
+_SPANISH_NEGATIONS = frozenset({"no", "nunca", "jamas", "tampoco"})
+_CLITICS = frozenset({"me", "te", "se", "lo", "la", "le", "los", "las", "les", "nos", "os"})
+
 
 # A determiner before a word makes it a noun ("the cars", "los lugares"), not a verb.
 _DETERMINERS = _word_set(
@@ -198,8 +217,14 @@ def has_verb(text: str, language: str = "en") -> bool:
         if not word or word[0].isdigit():
             previous = word
             continue
-        after_determiner = previous in _DETERMINERS
-        previous = word
+        after_negation = language == "es" and previous in _SPANISH_NEGATIONS
+        after_determiner = previous in _DETERMINERS and not after_negation
+        previous = word if not (after_negation and word in _CLITICS) else previous
+        negated = after_negation and word not in _CLITICS and word not in STOPWORDS
+        if negated and _known(token.lower()):
+            # Spanish puts only a verb (after its clitics) right after "no" / "nunca":
+            # "no sirven", "no se duerme", stem-changing forms the lemma tables miss.
+            return True
         if word in _AUXILIARIES or word.endswith("n t"):
             return True
         if after_determiner:
@@ -263,6 +288,34 @@ def shared_content(text: str, other: str, language: str = "en") -> frozenset[str
     return frozenset(
         lemma for lemma in content_lemmas(text, language) if any(_match(lemma, o) for o in theirs)
     )
+
+
+# Cosine from which two English sentences are about the same thing (all-MiniLM-L6-v2): on
+# the labelled set, English text unrelated to the argument scores 0.19 at most, and good
+# answers that share no word with what they relate to 0.3 and more.
+RELATED_COSINE = 0.3
+
+
+def _cosine(text: str, other: str) -> float | None:
+    """The embeddings' cosine, or None when the optional model is not installed."""
+    from tournaments import semantic
+    from tournaments.convergence import SemanticUnavailable
+
+    if not semantic.is_installed():
+        return None
+    try:
+        return semantic.cosine(text, other)
+    except SemanticUnavailable:
+        return None
+
+
+def related_in_meaning(text: str, other: str, language: str = "en") -> bool:
+    """Whether the sentence embeddings say two English texts are about the same thing
+    (False without the optional model, or in another language: see the module docstring)."""
+    if language != "en" or not text.strip() or not other.strip():
+        return False
+    similarity = _cosine(text, other)
+    return similarity is not None and similarity >= RELATED_COSINE
 
 
 def is_truism(text: str) -> bool:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from coach.heuristics import PROBLEM_MESSAGES, RULES, check_step, problem_message
+from coach.heuristics import PROBLEM_MESSAGES, RULES, assess_step, check_step, problem_message
 from coach.steps import STEP_IDS
+from coach.wording import has_verb, related_in_meaning
+from tournaments import semantic
 
 PASSES = [
     ("claim", "Cities should ban private cars from their centres."),
@@ -65,3 +67,73 @@ def test_it_explains_every_problem_in_both_languages() -> None:
     for problem, messages in PROBLEM_MESSAGES.items():
         assert set(messages) == {"en", "es"}
         assert problem_message(problem, "fr") == messages["en"]
+
+
+PHONES = {
+    "claim": "Phones should not be allowed in class.",
+    "grounds": "A 2015 study found test scores went up 6% after schools banned phones.",
+}
+
+
+def test_it_links_a_warrant_by_meaning_when_the_embeddings_say_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import coach.wording
+
+    warrant = "if something distracts students, it hurts their grades"  # no shared word
+    monkeypatch.setattr(coach.wording, "_cosine", lambda text, other: None)
+    assert assess_step(step="warrant", text=warrant, draft=PHONES).problems == ("unlinked",)
+    monkeypatch.setattr(coach.wording, "_cosine", lambda text, other: 0.45)
+    assert assess_step(step="warrant", text=warrant, draft=PHONES).ok
+    # Below the threshold, or in Spanish (an English-only model), the words decide alone.
+    monkeypatch.setattr(coach.wording, "_cosine", lambda text, other: 0.2)
+    assert not assess_step(step="warrant", text=warrant, draft=PHONES).ok
+    monkeypatch.setattr(coach.wording, "_cosine", lambda text, other: 0.9)
+    spanish = {"claim": "Los móviles deberían prohibirse.", "grounds": "Un estudio de 2015."}
+    unrelated = "Si llueve, las calles se mojan."
+    assert not assess_step(step="warrant", text=unrelated, draft=spanish, language="es").ok
+
+
+@pytest.mark.skipif(not semantic.is_installed(), reason="the optional embeddings")
+def test_it_tells_related_from_unrelated_english_with_the_real_embeddings() -> None:
+    assert related_in_meaning(
+        "if something distracts students, it hurts their grades", PHONES["grounds"]
+    )
+    assert not related_in_meaning("if you water plants they grow", PHONES["grounds"])
+
+
+def test_it_does_not_refuse_evidence_for_sharing_no_word_with_the_claim(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import coach.wording
+
+    monkeypatch.setattr(coach.wording, "_cosine", lambda text, other: None)
+    claim = {"claim": "Schools should start at 9 a.m. instead of 8 a.m."}
+    observed = "for example in my first period half the class yawns all the time"
+    assert assess_step(step="grounds", text=observed, draft=claim).ok
+    # A bare figure is no such marker: it is too easy to have by chance.
+    for off_topic in ("my dog ate my sandwich this morning lol", "my uncle has 2 cars lol"):
+        assert "unrelated" in assess_step(step="grounds", text=off_topic, draft=claim).problems
+
+
+def test_it_takes_a_backing_about_any_part_of_the_argument() -> None:
+    draft = {
+        "claim": "Deberían prohibir los deberes.",
+        "grounds": "En una encuesta de mi clase, el 75 % duerme menos por los deberes.",
+        "warrant": "Si algo les quita horas de sueño a los alumnos, el colegio no debería mandarlo.",
+    }
+    backing = "los medicos dicen que dormir poco baja las defensas"  # "dormir": the grounds'
+    assert assess_step(step="warrantBacking", text=backing, draft=draft, language="es").ok
+    cat = "mi gato es naranja y tiene estudios"
+    assert not assess_step(step="warrantBacking", text=cat, draft=draft, language="es").ok
+
+
+@pytest.mark.parametrize(
+    "claim", ["Los deberes no sirven para aprender.", "Los móviles nunca se apagan en clase."]
+)
+def test_it_reads_a_spanish_verb_after_no_as_a_verb(claim: str) -> None:
+    assert has_verb(claim, "es")
+
+
+def test_it_still_finds_no_verb_in_a_spanish_topic() -> None:
+    assert not has_verb("Uniformes obligatorios en los colegios", "es")
