@@ -26,7 +26,6 @@ install: $(VENV)/.installed node_modules/.package-lock.json
 
 # A development server: DEBUG on, SQLite unless DATABASE_URL, no Redis needed.
 run: install
-	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demos
 	@echo "Serving on http://$(HOST):$(PORT)/"
 	DEBUG=$${DEBUG:-1} $(VENV)/bin/uvicorn config.asgi:application --lifespan off --host $(HOST) --port $(PORT)
