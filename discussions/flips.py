@@ -16,8 +16,18 @@ the discussion's forest (``discussions.recompute``):
   Nofal, Atkinson & Dunne's counters start lower): a millisecond or two at
   5,000 posts, instead of building a framework.
 
-Only the grounded labels matter here (as in ``standing``): a post's or the
-thesis's status is read from them.
+A post's status is read from the grounded labels alone. The thesis's has four
+values (``standing.thesis_of``): the grounded labels decide *stands*, *falls*
+and, when every argument left is defeated, *open*; when some argument is left
+undecided, it is *contested*: in a discussion's shape (a forest of objections
+plus the bipartite rebuts, coherent: ``discussions.recompute``) an argument the
+grounded labelling leaves undecided is IN in some stable labelling. Sketch: label
+it IN, the other side OUT (it attacks them all), and each objection to it OUT
+(a rebut is attacked back by it; an undermine or undercut left undecided has an
+undecided objection of its own, labelled IN the same way, down the tree); the
+rest of the forest keeps a stable labelling, which exists since every cycle is
+even (Dung 1995). The property tests compare every answer with the SAT-based
+``standing.thesis_flip`` and check the claim itself against ``compute_standing``.
 """
 
 from __future__ import annotations
@@ -27,9 +37,9 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from itertools import combinations
 
 from argumentation.cruxes import natural_key
-from argumentation.grounded import IN, closure_codes
+from argumentation.grounded import IN, UNDEC, closure_codes
 from discussions.recompute import Forest, gadget_graph
-from discussions.standing import PostNode, Side, ThesisStatus
+from discussions.standing import PostNode, Side, ThesisFlip, ThesisStatus
 
 __all__ = ["post_flip", "thesis_flip"]
 
@@ -112,9 +122,11 @@ def thesis_flip(
     sides: Mapping[Hashable, str],
     max_candidates: int = 12,
     max_size: int = 3,
-) -> tuple[Hashable, ...] | None:
-    """``standing.thesis_flip``: the fewest posts whose removal changes the thesis's grounded
-    status; objections reaching the arguments first, then the arguments."""
+) -> ThesisFlip | None:
+    """``standing.thesis_flip``: the fewest posts whose removal changes the thesis's status
+    among the four, and what it becomes; objections reaching the arguments first, then the
+    arguments. The grounded labels on the gadget graph decide all four (module docstring:
+    an argument left undecided makes it *contested*, every one defeated *open*)."""
     forest = Forest(tuple(nodes))
     if not forest.ok:
         return None
@@ -138,11 +150,18 @@ def thesis_flip(
 
     def status(removed: Sequence[int]) -> ThesisStatus:
         codes = closure_codes(graph, removed=removed)
-        if any(codes[i] == IN for i in pro):
+        gone = set(removed)
+        if any(codes[i] == IN for i in pro if i not in gone):
             return ThesisStatus.STANDS
-        if any(codes[i] == IN for i in con):
+        if any(codes[i] == IN for i in con if i not in gone):
             return ThesisStatus.FALLS
-        return ThesisStatus.OPEN
+        left = [i for i in top if i not in gone]
+        if any(codes[i] == IN for i in left):  # an argument with no side, unattacked
+            return ThesisStatus.CONTESTED
+        # An undecided argument is in some preferred extension here (module docstring).
+        return ThesisStatus.CONTESTED if any(codes[i] == UNDEC for i in left) else ThesisStatus.OPEN
 
     found = _smallest(list(candidates)[:max_candidates], status, max_size)
-    return None if found is None else tuple(forest.nodes[i].id for i in found)
+    if found is None:
+        return None
+    return ThesisFlip(tuple(forest.nodes[i].id for i in found), status(found))

@@ -33,7 +33,8 @@ not (credulously, not skeptically accepted), ranked by attack degree (``argument
 the most contested first.
 
 **What would change it** (:func:`smallest_flip`): the smallest set of posts
-whose removal changes a post's status (or the thesis's), found by brute force
+whose removal changes a post's status (or the thesis's, among all four:
+:func:`thesis_flip`, which also says what it would become), found by brute force
 over the posts that can reach it through attacks (only they can change its
 grounded label), nearest first, at most ``max_size`` of them. Exponential in
 ``max_size``, fine at a class's scale.
@@ -49,6 +50,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
 from itertools import combinations, islice
+from typing import NamedTuple
 
 from argumentation import (
     ArgumentationFramework,
@@ -68,12 +70,14 @@ __all__ = [
     "Side",
     "Standing",
     "Status",
+    "ThesisFlip",
     "ThesisStatus",
     "ancestors",
     "build_framework",
     "compute_standing",
     "smallest_flip",
     "thesis_flip",
+    "thesis_of",
     "thesis_status",
 ]
 
@@ -315,23 +319,56 @@ def smallest_flip(
     return None
 
 
+class ThesisFlip(NamedTuple):
+    """What would change the thesis: the posts to remove, and the status it would then have."""
+
+    posts: tuple[Hashable, ...]
+    becomes: ThesisStatus
+
+
+def thesis_of(framework: ArgumentationFramework, sides: Mapping[Hashable, str]) -> ThesisStatus:
+    """The thesis's status among all four (the table of ``docs/discussions.md``), exactly:
+    the grounded labels decide *stands* and *falls*; otherwise it is *contested* when some
+    preferred extension accepts a top-level argument (asked of the covering SAT solver,
+    only for the top-level arguments the grounded labelling leaves undecided) and *open*
+    when none does."""
+    labels = grounded_labelling(framework)
+    decided = thesis_status(labels, sides)
+    if decided in (ThesisStatus.STANDS, ThesisStatus.FALLS):
+        return decided
+    accepted = [a for a in framework.arguments if a in sides and labels[a] == Label.IN]
+    undecided = [a for a in framework.arguments if a in sides and labels[a] == Label.UNDEC]
+    if not accepted and undecided:
+        accepted = list(_covering(framework, undecided)[0])
+    return thesis_status(labels, sides, credulous=accepted)
+
+
 def thesis_flip(
     af: ArgumentationFramework,
     *,
     sides: Mapping[Hashable, str],
     max_candidates: int = 12,
     max_size: int = 3,
-) -> tuple[Hashable, ...] | None:
-    """The fewest posts whose removal changes the thesis's grounded status (stands / falls /
-    neither); candidates are the top-level arguments and what reaches them, nearest first."""
+) -> ThesisFlip | None:
+    """The fewest posts whose removal changes the thesis's status among the four (stands /
+    falls / is contested / is open: :func:`thesis_of`), with the status it would have;
+    candidates are the top-level arguments and what reaches them, nearest first.
+
+    All four, not only what the grounded labels say: a contested thesis that one removal
+    leaves open (its last credulously accepted argument gone, or a decided side's
+    objection) changes status, and the page says so."""
     top = [a for a in af.arguments if a in sides]
     # Objections first: "answer this objection" is more useful than "withdraw that argument".
     reaching = [x for a in top for x in ancestors(af, a) if x not in sides]
     candidates = list(dict.fromkeys([*reaching, *top]))
-
-    def status(framework: ArgumentationFramework) -> ThesisStatus:
-        return thesis_status(grounded_labelling(framework), sides)
-
-    return smallest_flip(
-        af, status=status, candidates=candidates[:max_candidates], max_size=max_size
+    found = smallest_flip(
+        af,
+        status=lambda framework: thesis_of(framework, sides),
+        candidates=candidates[:max_candidates],
+        max_size=max_size,
     )
+    if found is None:
+        return None
+    gone = set(found)
+    after = af.restricted(a for a in af.arguments if a not in gone)
+    return ThesisFlip(found, thesis_of(after, sides))

@@ -242,7 +242,11 @@ def thesis_change(request: HttpRequest, discussion_id: int) -> HttpResponse:
     return render(
         request,
         "discussions/_thesis_change.html",
-        {"flip": [rows[i] for i in flip or () if i in rows], "status": standing.thesis},
+        {
+            "flip": [rows[i] for i in (flip.posts if flip else ()) if i in rows],
+            "becomes": flip.becomes if flip else None,
+            "status": standing.thesis,
+        },
     )
 
 

@@ -243,8 +243,47 @@ def test_it_says_which_post_the_thesis_hangs_on(
     assert "The thesis stands" in client.get(f"/discussions/{discussion.pk}/").content.decode()
     html = client.get(f"/discussions/{discussion.pk}/change/").content.decode()
     # Answer the one objection and the argument against is back: the thesis is contested.
-    assert "hangs on this post" in html
+    assert "Answer this post (or see it withdrawn) and the thesis is contested" in html
     assert f"#post-{objection.pk}" in html and f"#post-{pro.pk}" not in html
+
+
+def test_it_says_which_one_post_leaves_a_contested_thesis_open(
+    discussion: Any, student: Any, classmate: Any
+) -> None:
+    pro = _argument(discussion, student, side="for")
+    replies = []
+    for _ in range(2):  # two undermines of the argument, each rebutted back: a deadlock
+        doubt = create_post(
+            discussion=discussion,
+            author=classmate,
+            claim="The reason is false",
+            premises=[],
+            target=pro,
+            attack_type="undermine",
+            component="premise",
+            premise_index=0,
+        )
+        replies.append(
+            create_post(
+                discussion=discussion,
+                author=student,
+                claim="The reason is true",
+                premises=[],
+                target=doubt,
+                attack_type="rebut",
+                component="claim",
+            )
+        )
+    client = _client(classmate)
+    page = client.get(f"/discussions/{discussion.pk}/").content.decode()
+    assert "The thesis is contested" in page
+    html = client.get(f"/discussions/{discussion.pk}/change/").content.decode()
+    # Without the first rebuttal its undermine stands, the argument falls: the thesis is open.
+    assert "Answer this post (or see it withdrawn) and the thesis is open" in html
+    linked = {int(pk) for pk in re.findall(r'href="#post-(\d+)"', html)}
+    assert linked == {replies[0].pk}
+    spanish = client.get(f"/discussions/{discussion.pk}/change/", HTTP_ACCEPT_LANGUAGE="es")
+    assert "y la tesis queda abierta" in spanish.content.decode()
 
 
 def test_it_speaks_spanish_to_a_spanish_reader(

@@ -13,11 +13,14 @@ from discussions.standing import (
     MAX_CAMPS,
     PostNode,
     Status,
+    ThesisFlip,
     ThesisStatus,
     ancestors,
     build_framework,
     compute_standing,
     smallest_flip,
+    thesis_flip,
+    thesis_of,
 )
 
 
@@ -95,6 +98,49 @@ def test_it_finds_the_one_objection_to_answer() -> None:
     # Two unanswered objections: removing one is not enough, both are.
     assert smallest_flip(af, status=is_in, candidates=ancestors(af, 1), max_size=3) == (2, 3)
     assert smallest_flip(af, status=is_in, candidates=ancestors(af, 1), max_size=1) is None
+
+
+def _contested_by_two_undermines() -> list[PostNode]:
+    """An argument for, undermined twice; each undermine is rebutted back (a deadlock)."""
+    return [
+        _argument(1, "for"),
+        _objection(2, 1),
+        _objection(3, 2, "rebut"),
+        _objection(4, 1),
+        _objection(5, 4, "rebut"),
+    ]
+
+
+def test_it_finds_the_one_post_that_leaves_a_contested_thesis_open() -> None:
+    # The issue's case: removing 2 or 4 alone leaves the thesis contested, both make it
+    # stand; but removing 3 alone lets the undermine 2 stand, the argument falls, and with
+    # no argument left standing or in any coherent position the thesis is open.
+    nodes = _contested_by_two_undermines()
+    standing = compute_standing(nodes)
+    assert standing.thesis == ThesisStatus.CONTESTED
+    flip = thesis_flip(standing.framework, sides={1: "for"})
+    assert flip == ThesisFlip((3,), ThesisStatus.OPEN)
+    assert compute_standing([n for n in nodes if n.id != 3]).thesis == ThesisStatus.OPEN
+
+
+def test_it_says_what_the_thesis_becomes_when_one_side_is_decided() -> None:
+    # Contested (one argument each way); withdraw the argument for and the thesis falls.
+    af = compute_standing([_argument(1, "for"), _argument(2, "against")]).framework
+    assert thesis_flip(af, sides={1: "for", 2: "against"}) == ThesisFlip((1,), ThesisStatus.FALLS)
+    # Stands (the argument against is undermined): answer the undermine and it is contested.
+    nodes = [_argument(1, "for"), _argument(2, "against"), _objection(3, 2)]
+    af = compute_standing(nodes).framework
+    sides = {1: "for", 2: "against"}
+    assert thesis_of(af, sides) == ThesisStatus.STANDS
+    assert thesis_flip(af, sides=sides) == ThesisFlip((3,), ThesisStatus.CONTESTED)
+
+
+def test_it_tells_a_contested_thesis_from_an_open_one_as_the_whole_standing_does() -> None:
+    nodes = _contested_by_two_undermines()
+    af = build_framework(nodes)
+    assert thesis_of(af, {1: "for"}) == ThesisStatus.CONTESTED
+    assert thesis_of(af.restricted([1, 2, 4, 5]), {1: "for"}) == ThesisStatus.OPEN
+    assert thesis_of(af.restricted([2, 3, 4, 5]), {1: "for"}) == ThesisStatus.OPEN
 
 
 def test_it_lists_only_the_first_camps_of_many_rebuttals() -> None:
