@@ -251,10 +251,14 @@ CLASSMATES: dict[str, tuple[str, bool, dict[str, str]]] = {
 # were asked (the offline stress test, run for real): {question's element: answer}.
 STRESS_ANSWERS: dict[str, dict[str, str]] = {
     "demo-ana": {
-        "grounds": "The injury figures are the city's own police records for every year "
-        "from 2000 to 2019, not an estimate.",
-        "warrant": "Pontevedra kept buses, deliveries and residents' access, so the trade "
-        "was tested on real streets: safety rose and the centre did not empty.",
+        # "Is the good result likely here?": why Pontevedra's case carries to other cities.
+        "grounds": "Pontevedra is a mid-sized city of about 80,000 people, like the cities "
+        "my qualifier names, and Ghent saw the same when it closed its centre to through "
+        "traffic in 2017: fewer cars and more cycling.",
+        # "Is it worth what it costs, and to whom?": who pays, and what they get for it.
+        "warrant": "The cost falls on drivers, who lose a few minutes and some parking, "
+        "while residents, buses and deliveries keep their access. Most of the injuries it "
+        "prevents are to people walking or cycling, so a small price buys lives.",
     },
     "demo-carla": {},
 }
