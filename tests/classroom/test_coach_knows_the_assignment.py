@@ -115,14 +115,18 @@ def test_it_sends_the_steps_criteria_to_the_ai_and_holds_back_a_proposal_that_mi
 def test_the_offline_coach_checks_the_criteria_before_it_praises_or_proposes(
     no_anthropic_key: None, student: Any, on_grounds: Argument
 ) -> None:
-    said = say(student, on_grounds, WEAK_GROUNDS)["assistantText"]
-    assert "works as" not in said and "reply" not in said.casefold()
+    weak = say(student, on_grounds, WEAK_GROUNDS)
+    said = weak["assistantText"]
+    assert "works as" not in said and "holds up" not in said  # not praised
+    assert "reply" not in said.casefold()  # nor offered
     assert "the grounds contain a number or a citation" in said
+    assert "proposedUpdate" not in weak
     assert "proposedUpdate" not in say(student, on_grounds, "yes")
-    said = say(student, on_grounds, GROUNDS)["assistantText"]
-    assert "grounds" in said and "reply" in said.casefold()  # praised, and asked
-    proposed = say(student, on_grounds, "yes")["proposedUpdate"]
-    assert proposed["value"] == GROUNDS
+    # Grounds that meet the criterion are praised and put up at once: one press of Accept.
+    good = say(student, on_grounds, GROUNDS)
+    assert "holds up as grounds" in good["assistantText"]
+    assert '"Accept"' in good["assistantText"]
+    assert good["proposedUpdate"]["value"] == GROUNDS
 
 
 def test_the_offline_coach_says_the_criteria_when_it_opens_the_step(

@@ -170,11 +170,12 @@ def test_it_coaches_offline_without_an_api_key(live_asgi, page, no_anthropic_key
     page.wait_for_function(
         "() => document.querySelectorAll('#transcript .msg-assistant:not(.streaming)').length === 2"
     )
-    page.get_by_label("Your message").fill("yes")
-    page.get_by_role("button", name="Send").click()
+    # Good words are put up at once: no "yes" is needed before Accept.
+    proposal = page.locator("#proposal")
+    proposal.wait_for(state="visible")
+    assert "Accept" in last_coach_text(page)
 
     # Edit the proposal before confirming it: the student's version is saved.
-    proposal = page.locator("#proposal")
     proposal.get_by_role("button", name="Edit").click()
     editor = page.get_by_label("Your version")
     assert editor.evaluate("node => node === document.activeElement")
