@@ -99,3 +99,20 @@ def class_work(*, student: Any, teacher: Any, **rules: Any) -> Any:
         turn_quota=40,
         **rules,
     )
+
+
+def say_earlier(argument: Any, exchanges: int) -> None:
+    """`exchanges` earlier exchanges on the claim step: the student's words, the coach's
+    reply and the turn's record each (a long transcript for the query budgets)."""
+    from coach.models import CoachMessage, CoachTurn, Role
+
+    for n in range(exchanges):
+        said = CoachMessage.objects.create(
+            argument=argument, role=Role.USER, text=f"Cars out, take {n}.", step="claim"
+        )
+        reply = CoachMessage.objects.create(
+            argument=argument, role=Role.ASSISTANT, text=f"Why {n}?", step="claim"
+        )
+        CoachTurn.objects.create(
+            argument=argument, step="claim", user_message=said, assistant_message=reply
+        )

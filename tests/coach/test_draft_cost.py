@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from classroom.models import CoachPolicy
-from coach.models import Argument, CoachMessage, CoachTurn, Role
-from tests.coach.support import class_work
+from coach.models import Argument
+from tests.coach.support import class_work, say_earlier
 
 pytestmark = pytest.mark.django_db
 
@@ -37,19 +37,6 @@ DRAFT_BUDGET = 4
 PAGE_BUDGET = DRAFT_BUDGET + 3
 
 
-def _say(argument: Argument, exchanges: int) -> None:
-    for n in range(exchanges):
-        said = CoachMessage.objects.create(
-            argument=argument, role=Role.USER, text=f"Cars out, take {n}.", step="claim"
-        )
-        reply = CoachMessage.objects.create(
-            argument=argument, role=Role.ASSISTANT, text=f"Why {n}?", step="claim"
-        )
-        CoachTurn.objects.create(
-            argument=argument, step="claim", user_message=said, assistant_message=reply
-        )
-
-
 def _statements(client: Client, url: str, statements: list[str]) -> list[str]:
     client.get(url)  # the session's first request may read its user apart
     statements.clear()
@@ -62,7 +49,7 @@ def test_it_reads_a_class_draft_within_its_budget(
     student: Any, django_user_model: Any, statements: list[str]
 ) -> None:
     work = _class_work(student, django_user_model)
-    _say(work, 30)
+    say_earlier(work, 30)
     seen = _statements(_signed_in(student), f"/api/arguments/{work.pk}", statements)
     assert len(seen) <= DRAFT_BUDGET, "\n".join(seen)
 
@@ -74,8 +61,8 @@ def test_it_shows_a_long_transcript_in_as_many_queries_as_a_short_one(
     teacher = django_user_model.objects.create_user("teacher")
     short = class_work(student=student, teacher=teacher, coach_policy=policy)
     long = class_work(student=student, teacher=teacher, coach_policy=policy, class_name="B")
-    _say(short, 3)
-    _say(long, 30)
+    say_earlier(short, 3)
+    say_earlier(long, 30)
     client = _signed_in(student)
 
     on_short = _statements(client, f"/coach/{short.pk}/", statements)

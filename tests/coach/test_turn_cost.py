@@ -19,9 +19,9 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.test import AsyncClient
 
 from coach import intents
-from coach.models import Argument, CoachMessage, CoachTurn, Role
+from coach.models import Argument, CoachMessage, Role
 from limits.services import _snapshot_key, local_now
-from tests.coach.support import _post_turn, class_work, coach_result, run
+from tests.coach.support import _post_turn, class_work, coach_result, run, say_earlier
 from tests.fakes.anthropic_server import FakeAnthropicServer, Reply
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,21 +54,6 @@ def _turn(
     return list(statements)
 
 
-def _say(argument: Argument, exchanges: int) -> None:
-    """`exchanges` earlier exchanges on the current step: the student's words, the coach's
-    reply and the turn's record each."""
-    for n in range(exchanges):
-        said = CoachMessage.objects.create(
-            argument=argument, role=Role.USER, text=f"Cars out, take {n}.", step="claim"
-        )
-        reply = CoachMessage.objects.create(
-            argument=argument, role=Role.ASSISTANT, text=f"Why {n}?", step="claim"
-        )
-        CoachTurn.objects.create(
-            argument=argument, step="claim", user_message=said, assistant_message=reply
-        )
-
-
 def test_it_reads_the_argument_and_its_rules_once_per_turn(
     fake_anthropic: FakeAnthropicServer,
     student: Any,
@@ -91,7 +76,7 @@ def test_it_keeps_a_turn_within_its_query_budget(
     statements: list[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    _say(argument, 30)
+    say_earlier(argument, 30)
     fake_anthropic.enqueue(Reply.json(REPLY), Reply.json(REPLY), Reply.json(REPLY))
     client = _signed_in(student)
     # The first turn also reads the spend ledgers (then kept for limits.services.SNAPSHOT_SECONDS).
@@ -128,8 +113,8 @@ def test_it_costs_a_turn_on_a_long_transcript_what_it_costs_on_a_short_one(
     teacher = django_user_model.objects.create_user("teacher")
     short = class_work(student=student, teacher=teacher)
     long = class_work(student=student, teacher=teacher, class_name="Rhetoric 102")
-    _say(short, 3)
-    _say(long, 30)
+    say_earlier(short, 3)
+    say_earlier(long, 30)
     fake_anthropic.enqueue(*[Reply.json(REPLY)] * 3)
     client = _signed_in(student)
     _turn(client, statements, short, "Cities should ban cars.")  # reads the ledgers
